@@ -1,0 +1,173 @@
+package io.idmint;
+
+import java.util.Locale;
+
+/**
+ * Text forms of an ID. Every form round-trips every positive {@code long}; parsing rejects
+ * anything else with a message naming the input.
+ */
+public enum IdCodec {
+
+    /** Base 10, as JSON carries IDs (in a string). */
+    DECIMAL {
+        @Override
+        public String format(long id) {
+            return Long.toString(checkPositive(id));
+        }
+
+        @Override
+        public long parse(String text) {
+            String s = requireText(text, "a decimal");
+            if (s.length() > 19 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw new IllegalArgumentException("'" + text + "' is not a decimal ID: expected "
+                        + "1 to 19 digits 0-9");
+            }
+            try {
+                return Long.parseLong(s);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + text + "' is not a decimal ID: larger "
+                        + "than the largest ID, " + Long.MAX_VALUE);
+            }
+        }
+    },
+
+    /** 16 lowercase hex digits; parsing accepts an optional {@code 0x}, either case, 1 to 16 digits. */
+    HEX {
+        @Override
+        public String format(long id) {
+            String hex = Long.toHexString(checkPositive(id));
+            return "0".repeat(16 - hex.length()) + hex;
+        }
+
+        @Override
+        public long parse(String text) {
+            String s = requireText(text, "a hex");
+            if (s.startsWith("0x") || s.startsWith("0X")) {
+                s = s.substring(2);
+            }
+            if (s.isEmpty() || s.length() > 16 || !s.chars().allMatch(IdCodec::isHexDigit)) {
+                throw new IllegalArgumentException("'" + text + "' is not a hex ID: expected 1 to "
+                        + "16 hex digits, optionally after 0x");
+            }
+            long id = Long.parseUnsignedLong(s, 16);
+            if (id < 0) {
+                throw new IllegalArgumentException("'" + text + "' is not an ID: above "
+                        + "0x7fffffffffffffff, the largest positive long");
+            }
+            return id;
+        }
+    },
+
+    /**
+     * Crockford base32, always 13 symbols, uppercase. Parsing is case-insensitive and reads
+     * {@code O} as 0 and {@code I}/{@code L} as 1; {@code U} and other symbols are rejected.
+     */
+    BASE32 {
+        @Override
+        public String format(long id) {
+            checkPositive(id);
+            char[] out = new char[BASE32_LENGTH];
+            for (int i = BASE32_LENGTH - 1; i >= 0; i--) {
+                out[i] = CROCKFORD.charAt((int) (id & 31));
+                id >>>= 5;
+            }
+            return new String(out);
+        }
+
+        @Override
+        public long parse(String text) {
+            String s = requireText(text, "a base32");
+            if (s.length() != BASE32_LENGTH) {
+                throw new IllegalArgumentException("'" + text + "' is not a base32 ID: expected "
+                        + BASE32_LENGTH + " Crockford base32 symbols, got " + s.length());
+            }
+            long id = 0;
+            for (int i = 0; i < BASE32_LENGTH; i++) {
+                int v = crockfordValue(s.charAt(i));
+                if (v < 0) {
+                    throw new IllegalArgumentException("'" + text + "' is not a base32 ID: '"
+                            + s.charAt(i) + "' at position " + (i + 1) + " is not a Crockford "
+                            + "base32 symbol (0-9, A-Z without I L O U)");
+                }
+                if (i == 0 && v > 7) {
+                    throw new IllegalArgumentException("'" + text + "' is not an ID: the first "
+                            + "symbol must be 0-7, or the value overflows a positive 64-bit long");
+                }
+                id = (id << 5) | v;
+            }
+            return id;
+        }
+    };
+
+    static final int BASE32_LENGTH = 13;
+    private static final String CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+    /** The ID in this form. @throws IllegalArgumentException for a negative value */
+    public abstract String format(long id);
+
+    /** The ID this text stands for. @throws IllegalArgumentException naming the bad input */
+    public abstract long parse(String text);
+
+    /**
+     * Reads an ID in any form: {@code 0x…} is hex, all digits is decimal, 13 symbols otherwise is
+     * base32. An all-digit base32 string therefore reads as decimal; parse with {@link #BASE32}
+     * to force it.
+     */
+    public static long parseAny(String text) {
+        String s = requireText(text, "an");
+        if (s.startsWith("0x") || s.startsWith("0X")) {
+            return HEX.parse(s);
+        }
+        if (s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return DECIMAL.parse(s);
+        }
+        if (s.length() == BASE32_LENGTH) {
+            return BASE32.parse(s);
+        }
+        throw new IllegalArgumentException("'" + text + "' is not an ID: expected decimal digits, "
+                + "0x followed by hex digits, or " + BASE32_LENGTH + " Crockford base32 symbols");
+    }
+
+    /** The codec named {@code decimal}, {@code hex} or {@code base32}, in any case. */
+    public static IdCodec named(String name) {
+        for (IdCodec c : values()) {
+            if (c.name().equalsIgnoreCase(name)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("unknown ID format '" + name
+                + "'; formats are decimal, hex, base32");
+    }
+
+    public String lowerName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    private static String requireText(String text, String what) {
+        if (text == null || text.isEmpty()) {
+            throw new IllegalArgumentException("empty input is not " + what + " ID");
+        }
+        return text;
+    }
+
+    private static long checkPositive(long id) {
+        if (id < 0) {
+            throw new IllegalArgumentException("ID " + id + " is negative; idmint IDs are positive");
+        }
+        return id;
+    }
+
+    private static boolean isHexDigit(int c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+
+    private static int crockfordValue(char c) {
+        char u = Character.toUpperCase(c);
+        return switch (u) {
+            case 'O' -> 0;
+            case 'I', 'L' -> 1;
+            case 'U' -> -1;
+            default -> u < 128 ? CROCKFORD.indexOf(u) : -1;
+        };
+    }
+}

@@ -1,0 +1,278 @@
+package io.idmint;
+
+import io.idmint.IdUnavailableException.Reason;
+import io.idmint.spi.Claim;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.WorkerRegistry;
+import java.time.Duration;
+
+/**
+ * The high-water-mark protocol (DESIGN §4), once for every registry. It claims a worker, reserves
+ * time ahead in the registry's HWM, and lets the generator issue only up to the last
+ * <em>acknowledged</em> reservation, capped by the lease: {@code limit = min(until, send +
+ * min(ttl, storeTimeout))}, where {@code send} is when the acknowledged request left. So a node that
+ * pauses, loses its store or is fenced can never issue a timestamp that another holder of the
+ * worker may also issue: the next holder starts strictly above the stored HWM, which is at least
+ * every limit this node was given.
+ *
+ * <p>All registry calls happen in {@link #maintain()}, one step at a time under this object's
+ * lock, on the maintenance thread (or a test's thread).
+ */
+final class LeasedWorker implements AutoCloseable {
+
+    private final SnowflakeGenerator generator;
+    private final WorkerRegistry registry;
+    private final ClaimRequest request;
+    private final TimeSource time;
+    private final Duration window;
+    private final Duration period;
+    private final long leaseBudgetMillis;
+    private final GeneratorListener listener;
+
+    private Claim claim;
+    private volatile LeaseState state = LeaseState.ACQUIRING;
+    private volatile String detail = "acquiring a worker ID";
+    private volatile long clockFaultMillis;
+    private long lastAckNanos;
+    private boolean wakeRequested;
+    private boolean closing;
+    private Thread thread;
+
+    LeasedWorker(SnowflakeGenerator generator, WorkerRegistry registry, ClaimRequest request,
+            Duration window, Duration period, Duration storeTimeout, GeneratorListener listener) {
+        this.generator = generator;
+        this.registry = registry;
+        this.request = request;
+        this.time = generator.time();
+        this.window = window;
+        this.period = period;
+        this.leaseBudgetMillis = Math.min(request.leaseTtlMillis(), storeTimeout.toMillis());
+        this.listener = listener;
+        generator.attach(this);
+    }
+
+    LeaseState state() {
+        return state;
+    }
+
+    String detail() {
+        return detail;
+    }
+
+    /**
+     * The first acquisition, on the caller's thread, so that bad configuration (a layout or
+     * datacenter the registry refuses, corrupt state) fails the build loudly.
+     */
+    synchronized void acquireOrThrow() {
+        RegistryException fatal = acquire();
+        if (fatal != null) {
+            state = LeaseState.RELEASED;
+            throw new IllegalStateException(fatal.getMessage(), fatal);
+        }
+    }
+
+    /** Starts the maintenance thread. */
+    synchronized void start(String name) {
+        thread = new Thread(this::run, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    // Not interrupted to stop: an interrupt closes a FileChannel mid-write. close() sets
+    // closing and notifies instead.
+    private void run() {
+        for (;;) {
+            synchronized (this) {
+                if (closing) {
+                    return;
+                }
+            }
+            maintain();
+            synchronized (this) {
+                long waitMillis = claim == null ? Math.min(period.toMillis(), 1000)
+                        : period.toMillis();
+                try {
+                    if (!wakeRequested && !closing) {
+                        wait(waitMillis);
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                }
+                wakeRequested = false;
+            }
+        }
+    }
+
+    /** Asks the maintenance thread for a step now (runway ran out, clock fault). */
+    synchronized void wake() {
+        wakeRequested = true;
+        notifyAll();
+    }
+
+    /** Called by the hot path when the clock is too far behind under {@link ClockPolicy#FAIL}. */
+    void clockFault(long behindMillis) {
+        clockFaultMillis = behindMillis;
+        wake();
+    }
+
+    /** One protocol step: acquire, or give up the worker after a clock fault, or extend. */
+    synchronized void maintain() {
+        if (state == LeaseState.RELEASED) {
+            return;
+        }
+        if (claim == null) {
+            acquire();
+        } else if (clockFaultMillis > 0) {
+            long behind = clockFaultMillis;
+            clockFaultMillis = 0;
+            giveUp(Reason.CLOCK_BEHIND, "clock fell " + behind + " ms behind the last issued ID; "
+                    + "worker released, re-joining when the clock has caught up");
+        } else {
+            extend();
+        }
+    }
+
+    /** Returns the exception when it cannot be fixed by retrying, after recording it. */
+    private RegistryException acquire() {
+        Claim c;
+        try {
+            c = registry.claim(request);
+        } catch (RegistryException e) {
+            setState(LeaseState.ACQUIRING, e.getMessage());
+            return e.retryable() ? null : e;
+        }
+        long now = time.currentTimeMillis();
+        if (generator.clockPolicy() == ClockPolicy.FAIL
+                && c.hwmMillis() - now > generator.maxWaitMillis()) {
+            quietRelease(c, c.hwmMillis());
+            setState(LeaseState.ACQUIRING, "clock is " + (c.hwmMillis() - now) + " ms behind the "
+                    + "high-water mark of worker " + c.workerId() + "; waiting for it to catch up "
+                    + "(clock.policy=fail)");
+            return null;
+        }
+        long until = Math.max(now, c.hwmMillis()) + window.toMillis();
+        long send = time.currentTimeMillis();
+        long sendNanos = time.nanoTime();
+        try {
+            c = c.withToken(registry.extend(c, until));
+        } catch (RegistryException e) {
+            quietRelease(c, c.hwmMillis());
+            setState(LeaseState.ACQUIRING, "claimed worker " + c.workerId()
+                    + " but could not reserve time: " + e.getMessage());
+            return e.retryable() || e.kind() == RegistryException.Kind.LEASE_LOST ? null : e;
+        }
+        claim = c;
+        lastAckNanos = sendNanos;
+        Layout layout = generator.layout();
+        generator.install(c.datacenterId(), c.workerId(), layout.tickOf(c.hwmMillis()),
+                layout.tickOf(limit(until, send)));
+        setState(LeaseState.ACTIVE, "holding worker " + c.workerId() + " of datacenter "
+                + c.datacenterId());
+        return null;
+    }
+
+    private void extend() {
+        Layout layout = generator.layout();
+        long now = time.currentTimeMillis();
+        long last = generator.lastIssuedTick();
+        long from = last == Long.MIN_VALUE ? now : Math.max(now, layout.millisOf(last));
+        long until = from + window.toMillis();
+        long send = time.currentTimeMillis();
+        long sendNanos = time.nanoTime();
+        try {
+            claim = claim.withToken(registry.extend(claim, until));
+            generator.extendLimit(layout.tickOf(limit(until, send)));
+            lastAckNanos = sendNanos;
+            setState(LeaseState.ACTIVE, "holding worker " + claim.workerId() + " of datacenter "
+                    + claim.datacenterId());
+        } catch (RegistryException e) {
+            if (e.kind() == RegistryException.Kind.LEASE_LOST) {
+                generator.retire(new IdUnavailableException(Reason.NO_LEASE, "worker "
+                        + claim.workerId() + " was lost: " + e.getMessage(), Duration.ofSeconds(1)));
+                claim = null;
+                setState(LeaseState.LOST, e.getMessage());
+                return;
+            }
+            long silentMillis = (time.nanoTime() - lastAckNanos) / 1_000_000;
+            if (silentMillis > leaseBudgetMillis) {
+                giveUp(Reason.NO_LEASE, "registry unreachable for " + silentMillis + " ms: "
+                        + e.getMessage());
+            } else {
+                setState(LeaseState.DEGRADED, "renewal failed, issuing within the reserved runway: "
+                        + e.getMessage());
+            }
+        }
+    }
+
+    /** The issuance limit for a reservation until {@code until} acknowledged for a send at {@code send}. */
+    private long limit(long until, long send) {
+        long leaseEnd = leaseBudgetMillis >= Long.MAX_VALUE - send ? Long.MAX_VALUE
+                : send + leaseBudgetMillis;
+        return Math.min(until, leaseEnd);
+    }
+
+    /** Stops issuing and releases the worker with the exact last issued time. */
+    private void giveUp(Reason reason, String why) {
+        long last = generator.retire(new IdUnavailableException(reason, why, Duration.ofSeconds(1)));
+        Claim c = claim;
+        claim = null;
+        quietRelease(c, finalHwm(c, last));
+        setState(LeaseState.LOST, why);
+    }
+
+    private long finalHwm(Claim c, long lastTick) {
+        return lastTick == Long.MIN_VALUE ? c.hwmMillis()
+                : Math.max(c.hwmMillis(), generator.layout().millisOf(lastTick));
+    }
+
+    private void quietRelease(Claim c, long hwm) {
+        try {
+            registry.release(c, hwm);
+        } catch (RegistryException e) {
+            // The claim lapses with its lease; its HWM stays at the last reservation, which is
+            // at least every timestamp issued, so nothing is lost by not lowering it.
+            detail = "release of worker " + c.workerId() + " failed: " + e.getMessage();
+        }
+    }
+
+    private void setState(LeaseState next, String why) {
+        LeaseState prev = state;
+        detail = why;
+        if (prev != next) {
+            state = next;
+            listener.onStateChange(prev, next, why);
+        }
+    }
+
+    @Override
+    public void close() {
+        Thread t;
+        synchronized (this) {
+            t = thread;
+            thread = null;
+            closing = true;
+            notifyAll();
+        }
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            if (state == LeaseState.RELEASED) {
+                return;
+            }
+            long last = generator.retire(new IdUnavailableException(Reason.CLOSED,
+                    "generator is closed", Duration.ZERO));
+            if (claim != null) {
+                Claim c = claim;
+                claim = null;
+                quietRelease(c, finalHwm(c, last));
+            }
+            setState(LeaseState.RELEASED, "closed; worker released");
+        }
+    }
+}

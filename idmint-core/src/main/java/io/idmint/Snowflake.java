@@ -1,0 +1,251 @@
+package io.idmint;
+
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.WorkerRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Builds Snowflake-family generators. Each setter validates its value at once and may be called
+ * only once; {@link #build()} resolves the defaults, claims a worker from the registry and
+ * returns a running {@link IdGenerator}.
+ *
+ * <pre>{@code
+ * try (WorkerRegistry registry = WorkerRegistries.local(Path.of("data"));
+ *      IdGenerator ids = Snowflake.newBuilder().registry(registry).build()) {
+ *     long id = ids.nextId();
+ * }
+ * }</pre>
+ */
+public final class Snowflake {
+
+    static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(30);
+    static final Duration DEFAULT_KEEPALIVE = Duration.ofSeconds(10);
+    static final Duration DEFAULT_STORE_TIMEOUT = Duration.ofSeconds(15);
+    static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
+    static final Duration DEFAULT_MAX_WAIT = Duration.ofMillis(10);
+
+    private Layout layout;
+    private WorkerRegistry registry;
+    private String namespace;
+    private Integer datacenterId;
+    private Integer workerId;
+    private TimeSource timeSource;
+    private ClockPolicy clockPolicy;
+    private Duration maxClockWait;
+    private Duration maxLead;
+    private Duration leaseTtl;
+    private Duration keepalive;
+    private Duration storeTimeout;
+    private Duration window;
+    private GeneratorListener listener;
+    private boolean maintenanceThread = true;
+
+    private Snowflake() {
+    }
+
+    public static Snowflake newBuilder() {
+        return new Snowflake();
+    }
+
+    /** The bit layout; default {@link Layout#SNOWFLAKE}. */
+    public Snowflake layout(Layout layout) {
+        requireUnset(this.layout, "layout");
+        this.layout = Objects.requireNonNull(layout, "layout");
+        return this;
+    }
+
+    /** Where worker IDs are leased. Required; it stays the caller's to close. */
+    public Snowflake registry(WorkerRegistry registry) {
+        requireUnset(this.registry, "registry");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        return this;
+    }
+
+    /** The deployment's name in the registry; default {@code default}. */
+    public Snowflake namespace(String namespace) {
+        requireUnset(this.namespace, "namespace");
+        if (namespace == null || !namespace.matches("[A-Za-z0-9._-]{1,64}")) {
+            throw new IllegalArgumentException("namespace '" + namespace + "' must be 1 to 64 of "
+                    + "A-Z a-z 0-9 . _ -");
+        }
+        this.namespace = namespace;
+        return this;
+    }
+
+    /** This node's datacenter ID; default 0. Checked against the layout at build. */
+    public Snowflake datacenterId(int datacenterId) {
+        requireUnset(this.datacenterId, "datacenterId");
+        requireArgument(datacenterId >= 0, "datacenterId must be >= 0, got " + datacenterId);
+        this.datacenterId = datacenterId;
+        return this;
+    }
+
+    /**
+     * The worker ID to take when it is free; default none (the registry picks the coldest free
+     * one). It still goes through the registry's claim, so it is never shared.
+     */
+    public Snowflake preferredWorkerId(int workerId) {
+        requireUnset(this.workerId, "preferredWorkerId");
+        requireArgument(workerId >= 0, "worker ID must be >= 0, got " + workerId);
+        this.workerId = workerId;
+        return this;
+    }
+
+    /** Where time comes from; default {@link TimeSource#system()}. */
+    public Snowflake timeSource(TimeSource timeSource) {
+        requireUnset(this.timeSource, "timeSource");
+        this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
+        return this;
+    }
+
+    /** What to do when the clock is behind by more than the wait; default {@link ClockPolicy#FAIL}. */
+    public Snowflake clockPolicy(ClockPolicy clockPolicy) {
+        requireUnset(this.clockPolicy, "clockPolicy");
+        this.clockPolicy = Objects.requireNonNull(clockPolicy, "clockPolicy");
+        return this;
+    }
+
+    /** How long a caller waits for a clock that is behind (key {@code clock.max-wait}); default 10 ms. */
+    public Snowflake maxClockWait(Duration wait) {
+        requireUnset(this.maxClockWait, "maxClockWait");
+        requireArgument(!wait.isNegative() && wait.compareTo(Duration.ofSeconds(10)) <= 0,
+                "clock.max-wait must be between 0 and 10s, got " + wait);
+        this.maxClockWait = wait;
+        return this;
+    }
+
+    /**
+     * How far ahead of the clock the sequence may borrow when a tick's sequence runs out (key
+     * {@code sequence.max-lead}); default 0: wait for the next tick instead.
+     */
+    public Snowflake maxLead(Duration lead) {
+        requireUnset(this.maxLead, "maxLead");
+        requireArgument(!lead.isNegative() && lead.compareTo(Duration.ofMinutes(1)) <= 0,
+                "sequence.max-lead must be between 0 and 1m, got " + lead);
+        this.maxLead = lead;
+        return this;
+    }
+
+    /** How long the registry keeps a claim without renewal (key {@code lease.ttl}); default 30 s. */
+    public Snowflake leaseTtl(Duration ttl) {
+        requireUnset(this.leaseTtl, "leaseTtl");
+        requirePositive(ttl, "lease.ttl");
+        this.leaseTtl = ttl;
+        return this;
+    }
+
+    /** How often the lease is renewed (key {@code lease.keepalive}); default 10 s. */
+    public Snowflake keepaliveInterval(Duration interval) {
+        requireUnset(this.keepalive, "keepaliveInterval");
+        requirePositive(interval, "lease.keepalive");
+        this.keepalive = interval;
+        return this;
+    }
+
+    /**
+     * How long IDs may still be issued after the registry was last reached (key
+     * {@code lease.store-timeout}); default 15 s.
+     */
+    public Snowflake storeTimeout(Duration timeout) {
+        requireUnset(this.storeTimeout, "storeTimeout");
+        requirePositive(timeout, "lease.store-timeout");
+        this.storeTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * How far ahead of the clock each reservation of the HWM reaches (key
+     * {@code lease.reservation}); renewed every third of it. Default 10 s.
+     */
+    public Snowflake reservationWindow(Duration window) {
+        requireUnset(this.window, "reservationWindow");
+        requirePositive(window, "lease.reservation");
+        requireArgument(window.toMillis() >= 30, "lease.reservation must be at least 30ms, got "
+                + window);
+        this.window = window;
+        return this;
+    }
+
+    /** Hooks for metrics and logs; default none. */
+    public Snowflake listener(GeneratorListener listener) {
+        requireUnset(this.listener, "listener");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /** For tests that drive the protocol step by step through {@link LeasedWorker#maintain()}. */
+    Snowflake withoutMaintenanceThread() {
+        this.maintenanceThread = false;
+        return this;
+    }
+
+    /**
+     * Validates the whole configuration, claims a worker and reserves time, then returns the
+     * running generator. A registry that cannot be reached yet leaves it
+     * {@link LeaseState#ACQUIRING} (calls throw {@link IdUnavailableException} until it has a
+     * worker); a registry that refuses the configuration fails the build.
+     *
+     * @throws IllegalArgumentException naming the bad setting
+     * @throws IllegalStateException when the registry refuses this node's layout or datacenter,
+     *     or its stored state is unreadable
+     */
+    public IdGenerator build() {
+        requireArgument(registry != null, "no registry: pass one to registry(), e.g. "
+                + "WorkerRegistries.local(Path.of(\"data\"))");
+        Layout l = layout != null ? layout : Layout.SNOWFLAKE;
+        TimeSource time = timeSource != null ? timeSource : TimeSource.system();
+        int dc = datacenterId != null ? datacenterId : 0;
+        requireArgument(dc <= l.maxDatacenterId(), "datacenter " + dc + " does not fit layout "
+                + l + " (0.." + l.maxDatacenterId() + ")");
+        int preferred = workerId != null ? workerId : -1;
+        requireArgument(preferred <= l.maxWorkerId(), "worker " + preferred + " does not fit layout "
+                + l + " (0.." + l.maxWorkerId() + ")");
+        long now = time.currentTimeMillis();
+        requireArgument(l.epochMillis() <= now, "layout epoch " + Instant.ofEpochMilli(l.epochMillis())
+                + " is in the future (the clock says " + Instant.ofEpochMilli(now) + ")");
+        requireArgument(l.exhaustionMillis() > now, "layout " + l + " ran out of time at "
+                + l.exhaustion());
+        Duration ttl = leaseTtl != null ? leaseTtl : DEFAULT_LEASE_TTL;
+        Duration ka = keepalive != null ? keepalive : DEFAULT_KEEPALIVE;
+        Duration st = storeTimeout != null ? storeTimeout : DEFAULT_STORE_TIMEOUT;
+        Duration w = window != null ? window : DEFAULT_WINDOW;
+        requireArgument(ttl.compareTo(ka.multipliedBy(3)) >= 0, "lease.ttl (" + ttl
+                + ") must be at least 3 x lease.keepalive (" + ka + ")");
+        requireArgument(st.compareTo(ttl) <= 0, "lease.store-timeout (" + st
+                + ") must not exceed lease.ttl (" + ttl + ")");
+        Duration lead = maxLead != null ? maxLead : Duration.ZERO;
+        SnowflakeGenerator generator = new SnowflakeGenerator(l, time,
+                clockPolicy != null ? clockPolicy : ClockPolicy.FAIL,
+                maxClockWait != null ? maxClockWait : DEFAULT_MAX_WAIT,
+                lead.toMillis() / l.tickMillis(),
+                listener != null ? listener : GeneratorListener.NONE);
+        Duration period = ka.compareTo(w.dividedBy(3)) < 0 ? ka : w.dividedBy(3);
+        ClaimRequest request = new ClaimRequest(namespace != null ? namespace : "default",
+                l.spec(), dc, l.maxWorkerId(), preferred, ttl.toMillis());
+        LeasedWorker lease = new LeasedWorker(generator, registry, request, w, period, st,
+                listener != null ? listener : GeneratorListener.NONE);
+        lease.acquireOrThrow();
+        if (maintenanceThread) {
+            lease.start("idmint-lease-" + request.namespace() + "-dc" + dc);
+        }
+        return generator;
+    }
+
+    private static void requireUnset(Object current, String name) {
+        if (current != null) {
+            throw new IllegalStateException(name + " was already set");
+        }
+    }
+
+    private static void requireArgument(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    private static void requirePositive(Duration d, String key) {
+        requireArgument(d != null && !d.isNegative() && !d.isZero(), key + " must be positive, got " + d);
+    }
+}

@@ -1,0 +1,289 @@
+package io.idmint;
+
+import io.idmint.IdUnavailableException.Reason;
+import io.idmint.Layout.Field;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The hot path. State is one {@code long} per held worker, {@code tick << sequenceBits | sequence}
+ * of the last issued ID, advanced by compare-and-set to {@code max(now << sequenceBits, last + 1)}:
+ * so time never goes backwards inside a process (guarantee 1a), no lock is held while waiting for
+ * the clock, and two threads can never take the same value.
+ *
+ * <p>A held worker is a {@link Slot}: its node bits, its state and its issuance limit travel
+ * together, so a thread that raced a worker change can only fail its CAS on the old slot, never
+ * mix one worker's bits with another's sequence. Retiring a slot swaps its state for
+ * {@link #CLOSED} atomically, which yields the exact last issued tick for the final HWM.
+ */
+final class SnowflakeGenerator implements IdGenerator {
+
+    static final long CLOSED = Long.MIN_VALUE;
+
+    /** A worker ID held under a lease, or a closed placeholder saying why none is. */
+    static final class Slot {
+        final int datacenterId;
+        final int workerId;
+        final long nodeBits;
+        final AtomicLong state;
+        /** Last tick this slot may issue: the acknowledged reservation, capped by the lease. */
+        volatile long limitTick;
+        final IdUnavailableException unavailable;
+
+        Slot(int datacenterId, int workerId, long nodeBits, long initialState, long limitTick) {
+            this.datacenterId = datacenterId;
+            this.workerId = workerId;
+            this.nodeBits = nodeBits;
+            this.state = new AtomicLong(initialState);
+            this.limitTick = limitTick;
+            this.unavailable = null;
+        }
+
+        Slot(IdUnavailableException unavailable) {
+            this.datacenterId = -1;
+            this.workerId = -1;
+            this.nodeBits = 0;
+            this.state = new AtomicLong(CLOSED);
+            this.limitTick = Long.MIN_VALUE;
+            this.unavailable = unavailable;
+        }
+    }
+
+    private final Layout layout;
+    private final TimeSource time;
+    private final ClockPolicy clockPolicy;
+    private final long maxWaitMillis;
+    private final long maxLeadTicks;
+    private final GeneratorListener listener;
+    private final int sequenceBits;
+    private final long sequenceMask;
+    private final int timeShift;
+    private final int sequenceShift;
+    private final int shardShift;
+    private final long shardCount;
+    private final long tickMillis;
+    private final long epochMillis;
+    private final long maxTick;
+
+    private volatile Slot slot;
+    private volatile LeasedWorker lease;
+
+    SnowflakeGenerator(Layout layout, TimeSource time, ClockPolicy clockPolicy, Duration maxWait,
+            long maxLeadTicks, GeneratorListener listener) {
+        this.layout = layout;
+        this.time = time;
+        this.clockPolicy = clockPolicy;
+        this.maxWaitMillis = maxWait.toMillis();
+        this.maxLeadTicks = maxLeadTicks;
+        this.listener = listener;
+        this.sequenceBits = layout.bits(Field.SEQUENCE);
+        this.sequenceMask = layout.maxValue(Field.SEQUENCE);
+        this.timeShift = layout.shift(Field.TIME);
+        this.sequenceShift = layout.shift(Field.SEQUENCE);
+        this.shardShift = layout.shift(Field.SHARD);
+        this.shardCount = layout.maxValue(Field.SHARD) + 1;
+        this.tickMillis = layout.tickMillis();
+        this.epochMillis = layout.epochMillis();
+        this.maxTick = layout.maxTick();
+        this.slot = new Slot(new IdUnavailableException(Reason.NO_LEASE,
+                "no worker ID held yet", Duration.ofSeconds(1)));
+    }
+
+    void attach(LeasedWorker lease) {
+        this.lease = lease;
+    }
+
+    @Override
+    public long nextId() {
+        return next(0, 1);
+    }
+
+    @Override
+    public long nextId(long shardKey) {
+        if (layout.bits(Field.SHARD) == 0) {
+            throw new IllegalStateException("layout " + layout + " has no shard field; "
+                    + "use nextId() or a layout with shard bits such as 'instagram'");
+        }
+        return next(Math.floorMod(shardKey, shardCount) << shardShift, 1);
+    }
+
+    @Override
+    public void nextIds(long[] ids, int from, int to) {
+        if (from < 0 || to > ids.length || from > to) {
+            throw new IndexOutOfBoundsException("range [" + from + ", " + to + ") of an array of "
+                    + ids.length);
+        }
+        int i = from;
+        while (i < to) {
+            int n = (int) Math.min(to - i, sequenceMask + 1);
+            long first = next(0, n);
+            // next() took min(n, what is left of the tick): IDs that differ only in the sequence.
+            long taken = Math.min(n, sequenceMask - ((first >>> sequenceShift) & sequenceMask) + 1);
+            for (int k = 0; k < taken; k++) {
+                ids[i++] = first + ((long) k << sequenceShift);
+            }
+        }
+    }
+
+    /**
+     * Takes up to {@code want} consecutive sequence numbers of one tick (fewer when the tick has
+     * fewer left) and returns the ID of the first.
+     */
+    private long next(long shardBits, int want) {
+        for (;;) {
+            Slot s = slot;
+            long prev = s.state.get();
+            if (prev == CLOSED) {
+                if (s == slot) {
+                    throw s.unavailable;
+                }
+                continue;
+            }
+            // Read the clock after the state: a state written by a thread that read a later
+            // clock then never looks like a clock step back (the time source is monotonic).
+            long now = Math.floorDiv(time.currentTimeMillis() - epochMillis, tickMillis);
+            long candidate = Math.max(now << sequenceBits, prev + 1);
+            long tick = candidate >> sequenceBits;
+            if (tick - now > maxLeadTicks) {
+                long behind = (prev >> sequenceBits) - now - maxLeadTicks;
+                if (behind > 0) {
+                    long behindMillis = behind * tickMillis;
+                    listener.onClockBehind(behindMillis);
+                    if (behindMillis <= maxWaitMillis) {
+                        await(now + behind);
+                        continue;
+                    }
+                    if (clockPolicy == ClockPolicy.FAIL) {
+                        LeasedWorker l = lease;
+                        if (l != null) {
+                            l.clockFault(behindMillis);
+                        }
+                        throw new IdUnavailableException(Reason.CLOCK_BEHIND, "clock is "
+                                + behindMillis + " ms behind the last issued ID (max wait "
+                                + maxWaitMillis + " ms); refusing until it catches up",
+                                Duration.ofMillis(Math.min(behindMillis, 60_000)));
+                    }
+                    // ClockPolicy.CONTINUE: issue on the logical clock, within the limit below.
+                } else {
+                    listener.onSequenceWait();
+                    await(tick - maxLeadTicks);
+                    continue;
+                }
+            }
+            if (tick > s.limitTick) {
+                throw beyondLimit(s, tick);
+            }
+            long last = Math.min(candidate + want - 1, candidate | sequenceMask);
+            if (s.state.compareAndSet(prev, last)) {
+                return (tick << timeShift) | ((candidate & sequenceMask) << sequenceShift)
+                        | s.nodeBits | shardBits;
+            }
+        }
+    }
+
+    private IdUnavailableException beyondLimit(Slot s, long tick) {
+        if (tick > maxTick) {
+            return new IdUnavailableException(Reason.TIME_EXHAUSTED, "layout " + layout
+                    + " ran out of time at " + layout.exhaustion() + "; no more IDs can be minted",
+                    Duration.ZERO);
+        }
+        LeasedWorker l = lease;
+        if (l != null) {
+            l.wake();
+        }
+        return new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "worker " + s.workerId
+                + " has no reservation for time " + layout.millisOf(tick)
+                + " yet (reserved up to " + layout.millisOf(s.limitTick) + ")",
+                Duration.ofSeconds(1));
+    }
+
+    private void await(long tick) {
+        try {
+            time.awaitMillis(epochMillis + tick * tickMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IdUnavailableException(Reason.INTERRUPTED,
+                    "interrupted while waiting for the clock", Duration.ZERO);
+        }
+    }
+
+    /** Installs a newly claimed worker: nothing is issued at or below {@code hwmTick}. */
+    void install(int datacenterId, int workerId, long hwmTick, long limitTick) {
+        long nodeBits = layout.compose(0, datacenterId, workerId, 0, 0);
+        long initial = (Math.max(hwmTick, -1) + 1 << sequenceBits) - 1;
+        slot = new Slot(datacenterId, workerId, nodeBits, initial, limitTick);
+    }
+
+    /** Raises the issuance limit of the held worker after an acknowledged reservation. */
+    void extendLimit(long limitTick) {
+        Slot s = slot;
+        if (s.unavailable == null && limitTick > s.limitTick) {
+            s.limitTick = limitTick;
+        }
+    }
+
+    /**
+     * Stops issuing on the held worker, atomically, and returns the last tick it issued (or
+     * {@link Long#MIN_VALUE} when none was held). Later calls throw {@code reason}.
+     */
+    long retire(IdUnavailableException reason) {
+        Slot s = slot;
+        slot = new Slot(reason);
+        long last = s.state.getAndSet(CLOSED);
+        return last == CLOSED ? Long.MIN_VALUE : last >> sequenceBits;
+    }
+
+    /** The last issued tick of the held worker (for reservations), or the current tick. */
+    long lastIssuedTick() {
+        long st = slot.state.get();
+        return st == CLOSED ? Long.MIN_VALUE : st >> sequenceBits;
+    }
+
+    Slot slot() {
+        return slot;
+    }
+
+    LeasedWorker lease() {
+        return lease;
+    }
+
+    TimeSource time() {
+        return time;
+    }
+
+    ClockPolicy clockPolicy() {
+        return clockPolicy;
+    }
+
+    long maxWaitMillis() {
+        return maxWaitMillis;
+    }
+
+    @Override
+    public Layout layout() {
+        return layout;
+    }
+
+    @Override
+    public GeneratorStatus status() {
+        LeasedWorker l = lease;
+        Slot s = slot;
+        long now = time.currentTimeMillis();
+        long runway = s.unavailable != null ? 0
+                : Math.max(0, layout.millisOf(s.limitTick + 1) - now);
+        LeaseState state = l == null ? LeaseState.ACQUIRING : l.state();
+        String detail = l == null ? "not started" : l.detail();
+        return new GeneratorStatus(state, layout, s.datacenterId, s.workerId, runway,
+                time.wallClockOffsetMillis(), detail);
+    }
+
+    @Override
+    public void close() {
+        LeasedWorker l = lease;
+        if (l != null) {
+            l.close();
+        } else {
+            retire(new IdUnavailableException(Reason.CLOSED, "generator is closed", Duration.ZERO));
+        }
+    }
+}

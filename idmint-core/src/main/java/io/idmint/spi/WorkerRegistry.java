@@ -1,0 +1,41 @@
+package io.idmint.spi;
+
+/**
+ * Where worker IDs are leased and their high-water marks (HWMs) kept. Three conditional
+ * operations; the core builds the protocol (reservations, runway, states) on top. Implementations
+ * are thread-safe and own no protocol logic: no retries, no caching of worker IDs.
+ */
+public interface WorkerRegistry extends AutoCloseable {
+
+    /**
+     * Atomically takes a free worker ID (the preferred one when free, else the coldest: lowest
+     * HWM), binds it to a liveness lease, and reads its HWM in the same step.
+     *
+     * @throws RegistryException {@code POOL_FULL} when every ID is held, {@code CONFLICT} when
+     *     the stored layout or datacenter differs, {@code UNAVAILABLE} when the store did not
+     *     answer, {@code CORRUPT} when stored state is unreadable
+     */
+    Claim claim(ClaimRequest request) throws RegistryException;
+
+    /**
+     * {@code HWM := max(HWM, untilMillis)} and renew the liveness lease, only if the fencing
+     * token is unchanged.
+     *
+     * @return the new fencing token
+     * @throws RegistryException {@code LEASE_LOST} when the token changed, {@code UNAVAILABLE}
+     *     when the outcome is unknown (the caller keeps its old limit and retries)
+     */
+    long extend(Claim claim, long untilMillis) throws RegistryException;
+
+    /**
+     * Writes the final HWM (never below the HWM read at claim time), then drops ownership so the
+     * worker ID is free at once.
+     *
+     * @throws RegistryException {@code LEASE_LOST} when the token changed (nothing is written)
+     */
+    void release(Claim claim, long finalHwmMillis) throws RegistryException;
+
+    /** Frees client resources. Claims not released stay until their lease runs out. */
+    @Override
+    void close();
+}

@@ -1,0 +1,7 @@
+/**
+ * Service-provider interfaces: what a backend implements. A {@link io.idmint.spi.WorkerRegistry}
+ * offers three conditional operations (claim, extend, release); the core runs the high-water-mark
+ * protocol on top of them, so every backend gets it for free. Backends are found by URI scheme
+ * through {@link java.util.ServiceLoader} and {@link io.idmint.spi.WorkerRegistryProvider}.
+ */
+package io.idmint.spi;

@@ -1,0 +1,139 @@
+package io.idmint.testkit;
+
+import io.idmint.TimeSource;
+import io.idmint.spi.Claim;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.WorkerRegistry;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A registry in memory, for unit tests: leases expire on the given time source's monotonic
+ * clock, and {@link #setAvailable(boolean)} simulates a store outage. Several generators sharing
+ * one instance behave like nodes sharing a store.
+ */
+public final class InMemoryRegistry implements WorkerRegistry {
+
+    private static final class Entry {
+        String layout;
+        long hwm;
+        long token;
+        long leaseUntilNanos = Long.MIN_VALUE;
+    }
+
+    private final TimeSource time;
+    private final Map<String, Entry> entries = new HashMap<>();
+    private final Map<String, String> layouts = new HashMap<>();
+    private long nextToken = 1;
+    private boolean available = true;
+
+    public InMemoryRegistry(TimeSource time) {
+        this.time = time;
+    }
+
+    /** Makes every call fail with {@link Kind#UNAVAILABLE} while false. */
+    public synchronized void setAvailable(boolean available) {
+        this.available = available;
+    }
+
+    /** The stored HWM of a worker, for assertions. */
+    public synchronized long hwm(String namespace, int datacenterId, int workerId) {
+        Entry e = entries.get(key(namespace, datacenterId, workerId));
+        return e == null ? 0 : e.hwm;
+    }
+
+    @Override
+    public synchronized Claim claim(ClaimRequest request) throws RegistryException {
+        checkAvailable();
+        String stored = layouts.putIfAbsent(request.namespace(), request.layoutSpec());
+        if (stored != null && !stored.equals(request.layoutSpec())) {
+            throw new RegistryException(Kind.CONFLICT, "namespace " + request.namespace()
+                    + " uses layout '" + stored + "', not '" + request.layoutSpec() + "'");
+        }
+        long now = time.nanoTime();
+        int best = -1;
+        for (int w = 0; w <= request.maxWorkerId(); w++) {
+            Entry e = entries.get(key(request.namespace(), request.datacenterId(), w));
+            boolean free = e == null || e.leaseUntilNanos < now;
+            if (!free) {
+                continue;
+            }
+            if (w == request.preferredWorkerId()) {
+                best = w;
+                break;
+            }
+            if (best < 0 || hwmOf(request, w) < hwmOf(request, best)) {
+                best = w;
+            }
+        }
+        if (best < 0) {
+            throw new RegistryException(Kind.POOL_FULL, "all " + (request.maxWorkerId() + 1)
+                    + " worker IDs are held");
+        }
+        Entry e = entries.computeIfAbsent(key(request.namespace(), request.datacenterId(), best),
+                k -> new Entry());
+        e.layout = request.layoutSpec();
+        e.token = nextToken++;
+        e.leaseUntilNanos = saturatedAdd(now, nanos(request.leaseTtlMillis()));
+        return new Claim(request.namespace(), request.datacenterId(), best, e.token, e.hwm,
+                request.leaseTtlMillis());
+    }
+
+    @Override
+    public synchronized long extend(Claim claim, long untilMillis) throws RegistryException {
+        checkAvailable();
+        Entry e = owned(claim);
+        e.hwm = Math.max(e.hwm, untilMillis);
+        e.token = nextToken++;
+        e.leaseUntilNanos = saturatedAdd(time.nanoTime(), nanos(claim.leaseTtlMillis()));
+        return e.token;
+    }
+
+    @Override
+    public synchronized void release(Claim claim, long finalHwmMillis) throws RegistryException {
+        checkAvailable();
+        Entry e = owned(claim);
+        e.hwm = Math.max(finalHwmMillis, claim.hwmMillis());
+        e.token = nextToken++;
+        e.leaseUntilNanos = Long.MIN_VALUE;
+    }
+
+    @Override
+    public void close() {
+    }
+
+    private Entry owned(Claim claim) throws RegistryException {
+        Entry e = entries.get(key(claim.namespace(), claim.datacenterId(), claim.workerId()));
+        if (e == null || e.token != claim.token()) {
+            throw new RegistryException(Kind.LEASE_LOST, "worker " + claim.workerId()
+                    + " fencing token changed");
+        }
+        return e;
+    }
+
+    private long hwmOf(ClaimRequest r, int w) {
+        Entry e = entries.get(key(r.namespace(), r.datacenterId(), w));
+        return e == null ? 0 : e.hwm;
+    }
+
+    private void checkAvailable() throws RegistryException {
+        if (!available) {
+            throw new RegistryException(Kind.UNAVAILABLE, "in-memory store is down (simulated)");
+        }
+    }
+
+    private static long nanos(long millis) {
+        return millis > Long.MAX_VALUE / 1_000_000L ? Long.MAX_VALUE : millis * 1_000_000L;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    private static String key(String ns, int dc, int w) {
+        return ns + "/" + dc + "/" + w;
+    }
+}

@@ -1,0 +1,201 @@
+package io.idmint.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.Layout;
+import io.idmint.spi.Claim;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.WorkerRegistry;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link WorkerRegistry} must do. A backend's test extends this and supplies
+ * {@link #connect()}: each call is a new client of the same store, standing for another node.
+ */
+public abstract class WorkerRegistryContract {
+
+    private final List<WorkerRegistry> opened = new ArrayList<>();
+    /** A namespace of its own for each test, so tests can share a store. */
+    protected final String namespace = "t" + UUID.randomUUID().toString().substring(0, 8);
+
+    /** A new client of the store under test. */
+    protected abstract WorkerRegistry newClient();
+
+    protected final WorkerRegistry connect() {
+        WorkerRegistry r = newClient();
+        opened.add(r);
+        return r;
+    }
+
+    @AfterEach
+    void closeClients() {
+        opened.forEach(WorkerRegistry::close);
+    }
+
+    protected ClaimRequest request(int maxWorkerId, int preferred) {
+        return new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, maxWorkerId, preferred, 30_000);
+    }
+
+    @Test
+    void claim_freshPool_startsAtZeroHwm() throws Exception {
+        Claim c = connect().claim(request(3, -1));
+        assertThat(c.hwmMillis()).isZero();
+        assertThat(c.workerId()).isBetween(0, 3);
+        assertThat(c.datacenterId()).isEqualTo(1);
+        assertThat(c.namespace()).isEqualTo(namespace);
+    }
+
+    @Test
+    void claim_preferredFree_takesIt() throws Exception {
+        assertThat(connect().claim(request(7, 5)).workerId()).isEqualTo(5);
+    }
+
+    @Test
+    void claim_whileHeld_givesAnotherWorker() throws Exception {
+        Claim a = connect().claim(request(7, 2));
+        Claim b = connect().claim(request(7, 2));
+        assertThat(b.workerId()).isNotEqualTo(a.workerId());
+    }
+
+    @Test
+    void claim_poolFull_refusesInsteadOfSharing() throws Exception {
+        connect().claim(request(1, -1));
+        connect().claim(request(1, -1));
+        assertThatThrownBy(() -> connect().claim(request(1, -1)))
+                .isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.POOL_FULL);
+    }
+
+    @Test
+    void extend_changesToken() throws Exception {
+        WorkerRegistry r = connect();
+        Claim c = r.claim(request(0, -1));
+        long t1 = r.extend(c, 5_000);
+        long t2 = r.extend(c.withToken(t1), 6_000);
+        assertThat(List.of(c.token(), t1, t2)).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void extend_neverLowers_andOutlivesTheHolder() throws Exception {
+        WorkerRegistry a = connect();
+        Claim c = a.claim(request(0, -1));
+        long token = a.extend(c, 9_000);
+        a.extend(c.withToken(token), 7_000);
+        // The first node dies without releasing: closing the client drops its liveness.
+        a.close();
+        Claim next = awaitClaim(request(0, -1));
+        assertThat(next.hwmMillis()).isGreaterThanOrEqualTo(9_000);
+    }
+
+    @Test
+    void extend_staleToken_isLeaseLost() throws Exception {
+        WorkerRegistry r = connect();
+        Claim c = r.claim(request(0, -1));
+        long token = r.extend(c, 1_000);
+        assertThatThrownBy(() -> r.extend(c, 2_000))
+                .isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.LEASE_LOST);
+        assertThat(r.extend(c.withToken(token), 2_000)).isNotEqualTo(token);
+    }
+
+    @Test
+    void release_freesAtOnce_withFinalHwm() throws Exception {
+        WorkerRegistry a = connect();
+        Claim c = a.claim(request(0, -1));
+        long token = a.extend(c, 20_000);
+        a.release(c.withToken(token), 12_000);
+        Claim next = connect().claim(request(0, -1));
+        assertThat(next.workerId()).isEqualTo(c.workerId());
+        assertThat(next.hwmMillis()).isEqualTo(12_000);
+    }
+
+    @Test
+    void release_staleToken_isLeaseLost() throws Exception {
+        WorkerRegistry a = connect();
+        Claim c = a.claim(request(0, -1));
+        a.extend(c, 1_000);
+        assertThatThrownBy(() -> a.release(c, 500))
+                .isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.LEASE_LOST);
+    }
+
+    @Test
+    void claim_prefersColdestFreeWorker() throws Exception {
+        WorkerRegistry a = connect();
+        for (int w = 0; w <= 2; w++) {
+            Claim c = a.claim(request(2, w));
+            a.release(c.withToken(a.extend(c, 10_000 * (3 - w))), 10_000 * (3 - w));
+        }
+        assertThat(connect().claim(request(2, -1)).workerId()).isEqualTo(2);
+    }
+
+    @Test
+    void claim_otherLayout_isConflict() throws Exception {
+        connect().claim(request(3, -1));
+        ClaimRequest other = new ClaimRequest(namespace, Layout.REGION.spec(), 1, 3, -1, 30_000);
+        assertThatThrownBy(() -> connect().claim(other))
+                .isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CONFLICT);
+    }
+
+    @Test
+    void claim_eightConcurrentClaimersForPoolOfOne_exactlyOneWins() throws Exception {
+        int n = 8;
+        List<WorkerRegistry> clients = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            clients.add(connect());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Claim>> results = new ArrayList<>();
+            for (WorkerRegistry c : clients) {
+                results.add(pool.submit(() -> {
+                    go.await();
+                    try {
+                        return c.claim(request(0, -1));
+                    } catch (RegistryException e) {
+                        assertThat(e.kind()).isIn(Kind.POOL_FULL, Kind.UNAVAILABLE);
+                        return null;
+                    }
+                }));
+            }
+            go.countDown();
+            Set<Integer> winners = new HashSet<>();
+            int wins = 0;
+            for (Future<Claim> f : results) {
+                Claim c = f.get(60, TimeUnit.SECONDS);
+                if (c != null) {
+                    wins++;
+                    winners.add(c.workerId());
+                }
+            }
+            assertThat(wins).isEqualTo(1);
+            assertThat(winners).containsExactly(0);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Claims once the previous holder's liveness is gone. Backends whose liveness outlasts a
+     * closed client (a TTL) override this to wait or expire the lease.
+     */
+    protected Claim awaitClaim(ClaimRequest request) throws Exception {
+        return connect().claim(request);
+    }
+}
