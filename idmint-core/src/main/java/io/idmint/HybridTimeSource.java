@@ -3,6 +3,7 @@ package io.idmint;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * Monotonic time anchored to the wall clock. The anchor is one number, {@code offset} =
@@ -16,16 +17,28 @@ final class HybridTimeSource implements TimeSource {
     /** Waits shorter than this spin: parking overshoots by tens of microseconds or more. */
     private static final long SPIN_MILLIS = 2;
 
+    private final LongSupplier wallClock;
+    private final LongSupplier monotonic;
     private final AtomicLong offset;
 
     HybridTimeSource() {
-        this.offset = new AtomicLong(System.currentTimeMillis() * NANOS_PER_MILLI - System.nanoTime());
+        this(System::currentTimeMillis, System::nanoTime);
+    }
+
+    /** For tests: the wall clock and the monotonic clock as suppliers. */
+    HybridTimeSource(LongSupplier wallClock, LongSupplier monotonic) {
+        this.wallClock = wallClock;
+        this.monotonic = monotonic;
+        this.offset = new AtomicLong(wallClock.getAsLong() * NANOS_PER_MILLI - monotonic.getAsLong());
     }
 
     @Override
     public long currentTimeMillis() {
-        long nanos = System.nanoTime();
-        long wall = System.currentTimeMillis();
+        // Wall clock first: a stall between the two reads then makes the candidate anchor
+        // below the true offset, never above it. In the other order a stall of d ms would
+        // ratchet this source d ms ahead of the wall clock for the rest of the process.
+        long wall = wallClock.getAsLong();
+        long nanos = monotonic.getAsLong();
         long mono = (nanos + offset.get()) / NANOS_PER_MILLI;
         if (wall > mono) {
             // The wall clock ran ahead (slewed or stepped forwards): follow it, never back. The
@@ -44,7 +57,7 @@ final class HybridTimeSource implements TimeSource {
 
     @Override
     public long nanoTime() {
-        return System.nanoTime();
+        return monotonic.getAsLong();
     }
 
     @Override
@@ -64,7 +77,8 @@ final class HybridTimeSource implements TimeSource {
 
     @Override
     public long wallClockOffsetMillis() {
-        long mono = (System.nanoTime() + offset.get()) / NANOS_PER_MILLI;
-        return System.currentTimeMillis() - mono;
+        long wall = wallClock.getAsLong();
+        long mono = (monotonic.getAsLong() + offset.get()) / NANOS_PER_MILLI;
+        return wall - mono;
     }
 }

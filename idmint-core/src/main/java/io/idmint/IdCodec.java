@@ -145,7 +145,7 @@ public enum IdCodec {
 
     private static String requireText(String text, String what) {
         if (text == null || text.isEmpty()) {
-            throw new IllegalArgumentException("empty input is not " + what + " ID");
+            throw new IllegalArgumentException("empty input '' is not " + what + " ID");
         }
         return text;
     }

@@ -47,10 +47,10 @@ public final class Layout {
 
     /** Twitter Snowflake: 41 ms · 5 datacenter · 5 worker · 12 sequence. The default. */
     public static final Layout SNOWFLAKE = preset("snowflake", "time=41,datacenter=5,worker=5,sequence=12");
-    /** CustomUUID style: 41 ms · 3 region (datacenter) · 10 worker · 10 sequence. */
-    public static final Layout REGION = preset("region", "time=41,datacenter=3,worker=10,sequence=10");
-    /** Instagram style: 41 ms · 13 shard (filled per call from a shard key) · 10 sequence. */
-    public static final Layout INSTAGRAM = preset("instagram", "time=41,shard=13,sequence=10");
+    /** CustomUUID style: 41 ms · 3 region (datacenter) · 10 worker · 9 sequence. */
+    public static final Layout REGION = preset("region", "time=41,datacenter=3,worker=10,sequence=9");
+    /** Instagram style: 41 ms · 13 shard (filled per call from a shard key) · 9 sequence. */
+    public static final Layout INSTAGRAM = preset("instagram", "time=41,shard=13,sequence=9");
     /** Sonyflake: 39 × 10 ms · 8 sequence · 16 machine (worker). */
     public static final Layout SONYFLAKE = preset("sonyflake", "time=39,sequence=8,worker=16,tick=10ms");
     /** Baidu uid-generator: 28 s · 22 worker · 13 sequence (about 8.5 years). */

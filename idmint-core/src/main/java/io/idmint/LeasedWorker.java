@@ -10,8 +10,8 @@ import java.time.Duration;
 /**
  * The high-water-mark protocol (DESIGN §4), once for every registry. It claims a worker, reserves
  * time ahead in the registry's HWM, and lets the generator issue only up to the last
- * <em>acknowledged</em> reservation, capped by the lease: {@code limit = min(until, send +
- * min(ttl, storeTimeout))}, where {@code send} is when the acknowledged request left. So a node that
+ * <em>acknowledged</em> reservation, capped by the lease: {@code limit = from + min(window, ttl,
+ * storeTimeout)}, where {@code from} is the time the reservation was taken from. So a node that
  * pauses, loses its store or is fenced can never issue a timestamp that another holder of the
  * worker may also issue: the next holder starts strictly above the stored HWM, which is at least
  * every limit this node was given.
@@ -133,26 +133,54 @@ final class LeasedWorker implements AutoCloseable {
         }
     }
 
-    /** Returns the exception when it cannot be fixed by retrying, after recording it. */
+    /**
+     * Claims and reserves. Returns the exception when retrying cannot fix it, after recording it.
+     *
+     * <p>Under {@link ClockPolicy#FAIL} the clock must not be behind by more than the wait: behind
+     * this generator's own last ID (after a clock fault), or behind the claimed worker's HWM. A
+     * worker whose HWM is ahead only by a reservation window is what a crash leaves behind; then
+     * the coldest free worker is tried once instead. Further ahead, the clock is what is wrong,
+     * and the node waits (guarantee 2: pause rather than guess).
+     */
     private RegistryException acquire() {
-        Claim c;
-        try {
-            c = registry.claim(request);
-        } catch (RegistryException e) {
-            setState(LeaseState.ACQUIRING, e.getMessage());
-            return e.retryable() ? null : e;
-        }
+        boolean fail = generator.clockPolicy() == ClockPolicy.FAIL;
+        long maxWait = generator.maxWaitMillis();
+        long own = generator.lastRetiredMillis();
         long now = time.currentTimeMillis();
-        if (generator.clockPolicy() == ClockPolicy.FAIL
-                && c.hwmMillis() - now > generator.maxWaitMillis()) {
-            quietRelease(c, c.hwmMillis());
-            setState(LeaseState.ACQUIRING, "clock is " + (c.hwmMillis() - now) + " ms behind the "
-                    + "high-water mark of worker " + c.workerId() + "; waiting for it to catch up "
-                    + "(clock.policy=fail)");
+        if (fail && own != Long.MIN_VALUE && own - now > maxWait) {
+            setState(LeaseState.ACQUIRING, "clock is " + (own - now) + " ms behind the last ID "
+                    + "this node issued; waiting for it to catch up (clock.policy=fail)");
             return null;
         }
-        long until = Math.max(now, c.hwmMillis()) + window.toMillis();
-        long send = time.currentTimeMillis();
+        ClaimRequest req = request;
+        for (;;) {
+            Claim c;
+            try {
+                c = registry.claim(req);
+            } catch (RegistryException e) {
+                setState(LeaseState.ACQUIRING, e.getMessage());
+                return e.retryable() ? null : e;
+            }
+            now = time.currentTimeMillis();
+            long ahead = c.hwmMillis() - now;
+            if (!fail || ahead <= maxWait) {
+                return reserve(c, now);
+            }
+            quietRelease(c, c.hwmMillis());
+            setState(LeaseState.ACQUIRING, "clock is " + ahead + " ms behind the high-water mark "
+                    + "of worker " + c.workerId() + "; waiting for it to catch up "
+                    + "(clock.policy=fail)");
+            if (ahead > window.toMillis() + maxWait || req.preferredWorkerId() < 0) {
+                return null;
+            }
+            req = req.withoutPreference();
+        }
+    }
+
+    private RegistryException reserve(Claim claimed, long now) {
+        Claim c = claimed;
+        long from = Math.max(now, c.hwmMillis());
+        long until = from + window.toMillis();
         long sendNanos = time.nanoTime();
         try {
             c = c.withToken(registry.extend(c, until));
@@ -166,7 +194,7 @@ final class LeasedWorker implements AutoCloseable {
         lastAckNanos = sendNanos;
         Layout layout = generator.layout();
         generator.install(c.datacenterId(), c.workerId(), layout.tickOf(c.hwmMillis()),
-                layout.tickOf(limit(until, send)));
+                layout.tickOf(limit(from)));
         setState(LeaseState.ACTIVE, "holding worker " + c.workerId() + " of datacenter "
                 + c.datacenterId());
         return null;
@@ -178,11 +206,10 @@ final class LeasedWorker implements AutoCloseable {
         long last = generator.lastIssuedTick();
         long from = last == Long.MIN_VALUE ? now : Math.max(now, layout.millisOf(last));
         long until = from + window.toMillis();
-        long send = time.currentTimeMillis();
         long sendNanos = time.nanoTime();
         try {
             claim = claim.withToken(registry.extend(claim, until));
-            generator.extendLimit(layout.tickOf(limit(until, send)));
+            generator.extendLimit(layout.tickOf(limit(from)));
             lastAckNanos = sendNanos;
             setState(LeaseState.ACTIVE, "holding worker " + claim.workerId() + " of datacenter "
                     + claim.datacenterId());
@@ -205,11 +232,13 @@ final class LeasedWorker implements AutoCloseable {
         }
     }
 
-    /** The issuance limit for a reservation until {@code until} acknowledged for a send at {@code send}. */
-    private long limit(long until, long send) {
-        long leaseEnd = leaseBudgetMillis >= Long.MAX_VALUE - send ? Long.MAX_VALUE
-                : send + leaseBudgetMillis;
-        return Math.min(until, leaseEnd);
+    /**
+     * The issuance limit after a reservation from {@code from} (the clock, or the logical clock
+     * when it is ahead) was acknowledged: the reservation, cut short to the lease budget. The
+     * maintenance step also gives the worker up once the store has been silent that long.
+     */
+    private long limit(long from) {
+        return from + Math.min(window.toMillis(), leaseBudgetMillis);
     }
 
     /** Stops issuing and releases the worker with the exact last issued time. */

@@ -67,6 +67,8 @@ final class SnowflakeGenerator implements IdGenerator {
 
     private volatile Slot slot;
     private volatile LeasedWorker lease;
+    /** The last tick issued on any worker this generator held before: the floor for the next. */
+    private volatile long retiredTick = Long.MIN_VALUE;
 
     SnowflakeGenerator(Layout layout, TimeSource time, ClockPolicy clockPolicy, Duration maxWait,
             long maxLeadTicks, GeneratorListener listener) {
@@ -207,19 +209,31 @@ final class SnowflakeGenerator implements IdGenerator {
         }
     }
 
-    /** Installs a newly claimed worker: nothing is issued at or below {@code hwmTick}. */
+    /**
+     * Installs a newly claimed worker: nothing is issued at or below its {@code hwmTick}, nor at
+     * or below the last tick of a worker this generator held before, so IDs keep increasing
+     * across a change of worker.
+     */
     void install(int datacenterId, int workerId, long hwmTick, long limitTick) {
         long nodeBits = layout.compose(0, datacenterId, workerId, 0, 0);
-        long initial = (Math.max(hwmTick, -1) + 1 << sequenceBits) - 1;
-        slot = new Slot(datacenterId, workerId, nodeBits, initial, limitTick);
+        long floor = Math.max(Math.max(hwmTick, retiredTick), -1);
+        long initial = (floor + 1 << sequenceBits) - 1;
+        slot = new Slot(datacenterId, workerId, nodeBits, initial, Math.min(limitTick, maxTick));
     }
 
     /** Raises the issuance limit of the held worker after an acknowledged reservation. */
     void extendLimit(long limitTick) {
         Slot s = slot;
-        if (s.unavailable == null && limitTick > s.limitTick) {
-            s.limitTick = limitTick;
+        long limit = Math.min(limitTick, maxTick);
+        if (s.unavailable == null && limit > s.limitTick) {
+            s.limitTick = limit;
         }
+    }
+
+    /** Unix ms of the last tick issued on a worker given up before, or Long.MIN_VALUE. */
+    long lastRetiredMillis() {
+        long t = retiredTick;
+        return t == Long.MIN_VALUE ? Long.MIN_VALUE : layout.millisOf(t);
     }
 
     /**
@@ -230,7 +244,12 @@ final class SnowflakeGenerator implements IdGenerator {
         Slot s = slot;
         slot = new Slot(reason);
         long last = s.state.getAndSet(CLOSED);
-        return last == CLOSED ? Long.MIN_VALUE : last >> sequenceBits;
+        if (last == CLOSED) {
+            return Long.MIN_VALUE;
+        }
+        long tick = last >> sequenceBits;
+        retiredTick = Math.max(retiredTick, tick);
+        return tick;
     }
 
     /** The last issued tick of the held worker (for reservations), or the current tick. */

@@ -20,7 +20,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +34,10 @@ import java.util.zip.CRC32;
  * (write, fsync, rename, fsync the directory) and guarded by a CRC. The fencing token is the
  * state file's generation, bumped on every write.
  *
+ * <p>POSIX record locks belong to the process, and closing <em>any</em> descriptor of a file drops
+ * them all, so this JVM never opens a second descriptor on a lock file it holds: {@link #IN_JVM}
+ * remembers every lock file held by any instance here.
+ *
  * <p>A lock file holds one byte once its state file has been written, so a state file that goes
  * missing later is reported instead of being mistaken for a fresh worker, whose HWM is 0.
  */
@@ -42,11 +45,17 @@ final class StaticRegistry implements WorkerRegistry {
 
     private static final String STATE_HEADER = "# idmint worker state: written atomically by idmint; do not edit";
 
+    private static final Set<Path> IN_JVM = ConcurrentHashMap.newKeySet();
+
     private final Path root;
-    private final Map<String, FileChannel> held = new ConcurrentHashMap<>();
+    private final Map<String, Held> held = new ConcurrentHashMap<>();
+
+    /** A lock file this instance holds. */
+    private record Held(Path lockPath, FileChannel channel) {
+    }
 
     StaticRegistry(Path dataDir) {
-        this.root = dataDir.resolve("workers");
+        this.root = dataDir.toAbsolutePath().normalize().resolve("workers");
     }
 
     private record State(long hwmMillis, long generation) {
@@ -65,6 +74,9 @@ final class StaticRegistry implements WorkerRegistry {
         int dc = request.datacenterId();
         for (int worker : candidates(dir, request)) {
             Path lockPath = dir.resolve(name(dc, worker, "lock"));
+            if (!IN_JVM.add(lockPath)) {
+                continue;
+            }
             FileChannel channel = null;
             try {
                 channel = FileChannel.open(lockPath, StandardOpenOption.CREATE,
@@ -72,6 +84,7 @@ final class StaticRegistry implements WorkerRegistry {
                 FileLock lock = tryLock(channel);
                 if (lock == null) {
                     channel.close();
+                    IN_JVM.remove(lockPath);
                     continue;
                 }
                 State state = read(dir, dc, worker, request.layoutSpec());
@@ -84,14 +97,14 @@ final class StaticRegistry implements WorkerRegistry {
                     }
                     state = new State(0, 0);
                 }
-                held.put(key(request.namespace(), dc, worker), channel);
+                held.put(key(request.namespace(), dc, worker), new Held(lockPath, channel));
                 return new Claim(request.namespace(), dc, worker, state.generation(), state.hwmMillis(), Long.MAX_VALUE);
             } catch (IOException e) {
-                closeQuietly(channel);
+                unlock(lockPath, channel);
                 throw new RegistryException(Kind.UNAVAILABLE, "cannot claim worker " + worker
                         + " in " + dir + ": " + e, e);
             } catch (RegistryException e) {
-                closeQuietly(channel);
+                unlock(lockPath, channel);
                 throw e;
             }
         }
@@ -112,12 +125,13 @@ final class StaticRegistry implements WorkerRegistry {
     /** Writes the HWM if the token is current; on release, lowers it to the final value. */
     private long write(Claim claim, long hwm, boolean release) throws RegistryException {
         String ns = claim.namespace();
-        FileChannel channel = held.get(key(ns, claim.datacenterId(), claim.workerId()));
-        if (channel == null) {
+        Held h = held.get(key(ns, claim.datacenterId(), claim.workerId()));
+        if (h == null) {
             throw new RegistryException(Kind.LEASE_LOST, "worker " + claim.workerId()
                     + " is not held by this process");
         }
         Path dir = root.resolve(ns);
+        FileChannel channel = h.channel();
         try {
             String layout = Files.readString(dir.resolve("layout"), StandardCharsets.UTF_8).trim();
             State state = read(dir, claim.datacenterId(), claim.workerId(), layout);
@@ -139,12 +153,15 @@ final class StaticRegistry implements WorkerRegistry {
         } finally {
             if (release) {
                 held.remove(key(ns, claim.datacenterId(), claim.workerId()));
-                closeQuietly(channel);
+                unlock(h.lockPath(), channel);
             }
         }
     }
 
-    /** The preferred worker, then used ones by ascending HWM (coldest first), then fresh ones. */
+    /**
+     * The preferred worker, then the coldest: never-used ones (HWM 0) by ID, then used ones by
+     * ascending HWM. At most 64 fresh IDs are listed, so a pool of millions costs nothing.
+     */
     private Iterable<Integer> candidates(Path dir, ClaimRequest request) throws RegistryException {
         int dc = request.datacenterId();
         Map<Integer, Long> used = new LinkedHashMap<>();
@@ -163,33 +180,24 @@ final class StaticRegistry implements WorkerRegistry {
         } catch (IOException | NumberFormatException e) {
             throw new RegistryException(Kind.UNAVAILABLE, "cannot list " + dir + ": " + e, e);
         }
-        Set<Integer> order = new LinkedHashSet<>();
-        if (request.preferredWorkerId() >= 0) {
-            order.add(request.preferredWorkerId());
+        int preferred = request.preferredWorkerId();
+        List<Integer> order = new ArrayList<>();
+        if (preferred >= 0) {
+            order.add(preferred);
         }
-        List<Map.Entry<Integer, Long>> byHwm = new ArrayList<>(used.entrySet());
-        byHwm.sort(Map.Entry.comparingByValue(Comparator.naturalOrder()));
-        byHwm.forEach(e -> order.add(e.getKey()));
-        return () -> new java.util.Iterator<>() {
-            private final java.util.Iterator<Integer> first = order.iterator();
-            private int fresh = 0;
-
-            @Override
-            public boolean hasNext() {
-                if (first.hasNext()) {
-                    return true;
-                }
-                while (fresh <= request.maxWorkerId() && used.containsKey(fresh)) {
-                    fresh++;
-                }
-                return fresh <= request.maxWorkerId();
+        int max = request.maxWorkerId();
+        int fresh = 0;
+        for (int w = 0; w <= max && fresh < 64; w++) {
+            // Fresh IDs first: HWM 0 is the coldest. A few suffice, as only processes racing
+            // this one for the same directory can take them.
+            if (!used.containsKey(w) && w != preferred) {
+                order.add(w);
+                fresh++;
             }
-
-            @Override
-            public Integer next() {
-                return first.hasNext() ? first.next() : fresh++;
-            }
-        };
+        }
+        used.entrySet().stream().sorted(Map.Entry.comparingByValue())
+                .map(Map.Entry::getKey).filter(w -> w != preferred).forEach(order::add);
+        return order;
     }
 
     private static void checkLayout(Path dir, String layoutSpec) throws IOException, RegistryException {
@@ -296,7 +304,8 @@ final class StaticRegistry implements WorkerRegistry {
         return namespace + "/" + dc + "/" + worker;
     }
 
-    private static void closeQuietly(FileChannel channel) {
+    /** Closes the channel (which drops the OS lock) and forgets the lock file. */
+    private static void unlock(Path lockPath, FileChannel channel) {
         if (channel != null) {
             try {
                 channel.close();
@@ -304,11 +313,12 @@ final class StaticRegistry implements WorkerRegistry {
                 // closing releases the lock; nothing more can be done
             }
         }
+        IN_JVM.remove(lockPath);
     }
 
     @Override
     public synchronized void close() {
-        held.values().forEach(StaticRegistry::closeQuietly);
+        held.values().forEach(h -> unlock(h.lockPath(), h.channel()));
         held.clear();
     }
 }

@@ -27,4 +27,9 @@ public record ClaimRequest(String namespace, String layoutSpec, int datacenterId
                     + " is outside 0.." + maxWorkerId);
         }
     }
+
+    /** The same request with no preferred worker. */
+    public ClaimRequest withoutPreference() {
+        return new ClaimRequest(namespace, layoutSpec, datacenterId, maxWorkerId, -1, leaseTtlMillis);
+    }
 }

@@ -1,0 +1,101 @@
+package io.idmint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class IdCodecTest {
+
+    @Test
+    void knownValues() {
+        long id = 178294819283726336L;
+        assertThat(IdCodec.DECIMAL.format(id)).isEqualTo("178294819283726336");
+        assertThat(IdCodec.HEX.format(id)).isEqualTo("02796e3188b2f000");
+        assertThat(IdCodec.HEX.format(1)).isEqualTo("0000000000000001");
+        assertThat(IdCodec.BASE32.format(0)).isEqualTo("0000000000000");
+        assertThat(IdCodec.BASE32.format(31)).isEqualTo("000000000000Z");
+        assertThat(IdCodec.BASE32.format(Long.MAX_VALUE)).isEqualTo("7ZZZZZZZZZZZZ");
+    }
+
+    @Test
+    void base32_isLenientOnInputAndCanonicalOnOutput() {
+        long id = IdCodec.BASE32.parse("7zzzzzzzzzzzz");
+        assertThat(id).isEqualTo(Long.MAX_VALUE);
+        assertThat(IdCodec.BASE32.parse("0000000000O1L")).isEqualTo(IdCodec.BASE32.parse("0000000000011"));
+        assertThat(IdCodec.BASE32.parse("000000000000i")).isEqualTo(1);
+    }
+
+    @Test
+    void badInput_isRejectedNamingIt() {
+        assertThatThrownBy(() -> IdCodec.BASE32.parse("000000000000U")).hasMessageContaining("'U' at position 13");
+        assertThatThrownBy(() -> IdCodec.BASE32.parse("8000000000000")).hasMessageContaining("overflows");
+        assertThatThrownBy(() -> IdCodec.BASE32.parse("G000000000000")).hasMessageContaining("overflows");
+        assertThatThrownBy(() -> IdCodec.BASE32.parse("000")).hasMessageContaining("expected 13");
+        assertThatThrownBy(() -> IdCodec.DECIMAL.parse("9223372036854775808")).hasMessageContaining("larger");
+        assertThatThrownBy(() -> IdCodec.DECIMAL.parse("-1")).hasMessageContaining("'-1'");
+        assertThatThrownBy(() -> IdCodec.DECIMAL.parse("12a")).hasMessageContaining("'12a'");
+        assertThatThrownBy(() -> IdCodec.DECIMAL.parse("+12")).hasMessageContaining("'+12'");
+        assertThatThrownBy(() -> IdCodec.DECIMAL.parse("")).hasMessageContaining("empty");
+        assertThatThrownBy(() -> IdCodec.HEX.parse("0x8000000000000000")).hasMessageContaining("above");
+        assertThatThrownBy(() -> IdCodec.HEX.parse("0x")).hasMessageContaining("hex digits");
+        assertThatThrownBy(() -> IdCodec.HEX.parse("0x12345678901234567")).hasMessageContaining("1 to 16");
+        assertThatThrownBy(() -> IdCodec.HEX.parse("0xzz")).hasMessageContaining("'0xzz'");
+        assertThatThrownBy(() -> IdCodec.parseAny("hello")).hasMessageContaining("'hello' is not an ID");
+        assertThatThrownBy(() -> IdCodec.DECIMAL.format(-1)).hasMessageContaining("negative");
+        assertThatThrownBy(() -> IdCodec.named("octal")).hasMessageContaining("'octal'");
+    }
+
+    /** Property: every positive long round-trips through every codec, and parseAny reads them. */
+    @Test
+    void randomIds_roundTripEveryCodec() {
+        Random rnd = new Random(42);
+        for (int i = 0; i < 200_000; i++) {
+            long id = rnd.nextLong() >>> (1 + rnd.nextInt(63));
+            for (IdCodec c : IdCodec.values()) {
+                String text = c.format(id);
+                assertThat(c.parse(text)).isEqualTo(id);
+                assertThat(c.parse(text.toLowerCase())).isEqualTo(id);
+            }
+            assertThat(IdCodec.BASE32.format(id)).hasSize(13);
+            assertThat(IdCodec.HEX.format(id)).hasSize(16);
+            assertThat(IdCodec.parseAny("0x" + IdCodec.HEX.format(id))).isEqualTo(id);
+            assertThat(IdCodec.parseAny(IdCodec.DECIMAL.format(id))).isEqualTo(id);
+        }
+    }
+
+    /** Property: order is kept by the fixed-length forms, so they sort like the IDs. */
+    @Test
+    void fixedLengthForms_sortLikeTheIds() {
+        Random rnd = new Random(7);
+        for (int i = 0; i < 100_000; i++) {
+            long a = rnd.nextLong() >>> 1;
+            long b = rnd.nextLong() >>> 1;
+            assertThat(Integer.signum(IdCodec.BASE32.format(a).compareTo(IdCodec.BASE32.format(b))))
+                    .isEqualTo(Long.signum(Long.compare(a, b)));
+            assertThat(Integer.signum(IdCodec.HEX.format(a).compareTo(IdCodec.HEX.format(b))))
+                    .isEqualTo(Long.signum(Long.compare(a, b)));
+        }
+    }
+
+    /** Property: random garbage never parses to a wrong value silently: it parses or it throws. */
+    @Test
+    void randomGarbage_eitherThrowsOrRoundTrips() {
+        Random rnd = new Random(99);
+        String alphabet = "0123456789abcdefxXILOU-+ zZ";
+        for (int i = 0; i < 100_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int len = rnd.nextInt(20);
+            for (int k = 0; k < len; k++) {
+                sb.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+            }
+            try {
+                long id = IdCodec.parseAny(sb.toString());
+                assertThat(id).isNotNegative();
+            } catch (IllegalArgumentException expected) {
+                assertThat(expected.getMessage()).contains("'" + sb + "'");
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.idmint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.Layout.Field;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class LayoutTest {
+
+    @Test
+    void snowflake_capacityArithmetic() {
+        Layout l = Layout.SNOWFLAKE;
+        assertThat(l.spec()).isEqualTo("time=41,datacenter=5,worker=5,sequence=12,tick=1ms,"
+                + "epoch=2026-01-01T00:00:00Z");
+        assertThat(l.idsPerTick()).isEqualTo(4096);
+        assertThat(l.idsPerSecond()).isEqualTo(4_096_000);
+        assertThat(l.maxWorkerId()).isEqualTo(31);
+        assertThat(l.maxDatacenterId()).isEqualTo(31);
+        assertThat(l.shift(Field.TIME)).isEqualTo(22);
+        assertThat(l.shift(Field.SEQUENCE)).isZero();
+        assertThat(l.exhaustion()).isEqualTo(Instant.parse("2095-09-07T15:47:35.552Z"));
+    }
+
+    @Test
+    void presets_parseByName_andRoundTripTheirSpec() {
+        for (Layout p : Layout.presets()) {
+            assertThat(Layout.parse(p.name())).isSameAs(p);
+            assertThat(Layout.parse(p.spec())).isSameAs(p);
+            assertThat(p.totalBits()).isLessThanOrEqualTo(63);
+        }
+        assertThat(Layout.JS_SAFE.totalBits()).isEqualTo(53);
+        assertThat(Layout.SONYFLAKE.fields()).containsExactly(Field.TIME, Field.SEQUENCE, Field.WORKER);
+        assertThat(Layout.SONYFLAKE.tickMillis()).isEqualTo(10);
+        assertThat(Layout.UID_GENERATOR.tickMillis()).isEqualTo(1000);
+        assertThat(Layout.INSTAGRAM.maxShardId()).isEqualTo(8191);
+    }
+
+    @Test
+    void parse_presetWithEpoch_isCustom() {
+        Layout l = Layout.parse("snowflake,epoch=2020-01-01T00:00:00Z");
+        assertThat(l.name()).isEqualTo("custom");
+        assertThat(l.epochMillis()).isEqualTo(Instant.parse("2020-01-01T00:00:00Z").toEpochMilli());
+        assertThat(l.idsPerTick()).isEqualTo(4096);
+        assertThat(Layout.parse("snowflake,epoch=1767225600000")).isSameAs(Layout.SNOWFLAKE);
+    }
+
+    @Test
+    void parse_badSpecs_nameTheProblem() {
+        assertBad("", "empty");
+        assertBad("snowflak", "unknown layout preset 'snowflak'");
+        assertBad("snowflake,worker=6", "only 'epoch=' and 'tick='");
+        assertBad("time=41,worker=10,sequence=13", "add up to 64 bits");
+        assertBad("worker=10,time=41,sequence=12", "'time' must be the first");
+        assertBad("time=41,worker=10", "needs a 'sequence' field");
+        assertBad("time=41,worker=x,sequence=12", "not a whole number: 'x'");
+        assertBad("time=41,worker=-1,sequence=12", "must be 0..63, got -1");
+        assertBad("time=41,worker=5,worker=5,sequence=12", "'worker' given twice");
+        assertBad("time=41,color=5,sequence=12", "unknown key 'color'");
+        assertBad("time=41,sequence=12,tick=5", "needs a unit");
+        assertBad("time=41,sequence=12,tick=0ms", "between 1ms and one day");
+        assertBad("time=41,sequence=12,epoch=yesterday", "epoch 'yesterday'");
+        assertBad("time=41,sequence=12,epoch=1969-01-01T00:00:00Z", "before 1970");
+        assertBad("time=60,sequence=3,tick=1s", "outlasts any representable date");
+        assertBad("time=20,worker=32,sequence=11", "at most 31 bits");
+    }
+
+    private static void assertBad(String spec, String message) {
+        assertThatThrownBy(() -> Layout.parse(spec)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void compose_rejectsOverflowingFields() {
+        assertThatThrownBy(() -> Layout.SNOWFLAKE.compose(0, 32, 0, 0, 0))
+                .hasMessageContaining("datacenter 32 does not fit");
+        assertThatThrownBy(() -> Layout.SNOWFLAKE.compose(0, 0, 0, 0, 4096))
+                .hasMessageContaining("sequence 4096 does not fit");
+        assertThatThrownBy(() -> Layout.SNOWFLAKE.compose(1L << 41, 0, 0, 0, 0))
+                .hasMessageContaining("time");
+        assertThatThrownBy(() -> Layout.SNOWFLAKE.compose(-1, 0, 0, 0, 0))
+                .hasMessageContaining("time -1");
+    }
+
+    @Test
+    void decode_rejectsNegativeAndUnusedBits() {
+        assertThatThrownBy(() -> Layout.SNOWFLAKE.decode(-5)).hasMessageContaining("negative");
+        assertThatThrownBy(() -> Layout.JS_SAFE.decode(1L << 53)).hasMessageContaining("53 bits");
+    }
+
+    /** Property: over random layouts and parts, compose/decode round-trip and stay positive. */
+    @Test
+    void randomLayouts_decodeComposeRoundTrip_fieldsNeverOverflow() {
+        Random rnd = new Random(20261121L);
+        for (int n = 0; n < 2_000; n++) {
+            Layout l = randomLayout(rnd);
+            assertThat(Layout.parse(l.spec())).isEqualTo(l);
+            for (int k = 0; k < 50; k++) {
+                long tick = nextBounded(rnd, l.maxTick());
+                long dc = nextBounded(rnd, l.maxValue(Field.DATACENTER));
+                long w = nextBounded(rnd, l.maxValue(Field.WORKER));
+                long shard = nextBounded(rnd, l.maxValue(Field.SHARD));
+                long seq = nextBounded(rnd, l.maxValue(Field.SEQUENCE));
+                long id = l.compose(tick, dc, w, shard, seq);
+                assertThat(id).isNotNegative();
+                IdParts p = l.decode(id);
+                assertThat(p).isEqualTo(new IdParts(id, l.millisOf(tick), (int) dc, (int) w,
+                        (int) shard, seq));
+                // Each field is independent: changing one changes only that one.
+                if (seq < l.maxValue(Field.SEQUENCE)) {
+                    IdParts q = l.decode(l.compose(tick, dc, w, shard, seq + 1));
+                    assertThat(q.sequence()).isEqualTo(seq + 1);
+                    assertThat(q.workerId()).isEqualTo(p.workerId());
+                    assertThat(q.timestampMillis()).isEqualTo(p.timestampMillis());
+                }
+            }
+        }
+    }
+
+    private static long nextBounded(Random rnd, long max) {
+        return max == 0 ? 0 : Math.floorMod(rnd.nextLong(), max + 1);
+    }
+
+    static Layout randomLayout(Random rnd) {
+        int time = 20 + rnd.nextInt(24);
+        List<String> parts = new ArrayList<>();
+        parts.add("time=" + time);
+        int left = 63 - time;
+        int seq = 1 + rnd.nextInt(Math.min(left, 20));
+        left -= seq;
+        List<String> middle = new ArrayList<>();
+        for (String f : List.of("datacenter", "worker", "shard")) {
+            int w = left == 0 ? 0 : rnd.nextInt(Math.min(left, 16) + 1);
+            left -= w;
+            middle.add(f + "=" + w);
+        }
+        if (rnd.nextBoolean()) {
+            parts.addAll(middle);
+            parts.add("sequence=" + seq);
+        } else {
+            parts.add("sequence=" + seq);
+            parts.addAll(middle);
+        }
+        parts.add("tick=" + (rnd.nextBoolean() ? "1ms" : "10ms"));
+        return Layout.parse(String.join(",", parts));
+    }
+}

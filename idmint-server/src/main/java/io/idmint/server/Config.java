@@ -1,0 +1,298 @@
+package io.idmint.server;
+
+import io.idmint.ClockPolicy;
+import io.idmint.Layout;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The resolved configuration of one command. Every key is read from its flag, else its
+ * environment variable ({@code IDMINT_} and the key upper-cased, {@code .} and {@code -} as
+ * {@code _}), else the config file (a Java properties file named by {@code --config} or
+ * {@code IDMINT_CONFIG}), else its default. Every value present is parsed at load, so a bad one
+ * fails the command before it does anything, with a message naming the key, the value and where
+ * it came from.
+ *
+ * <p>A new key is one line in the table below; its flag, environment variable and help text
+ * follow from it.
+ */
+final class Config {
+
+    /** The environment variable naming the config file. */
+    static final String CONFIG_ENV = "IDMINT_CONFIG";
+
+    /** One configuration key: its name, default, help text and parser. */
+    static final class Key<T> {
+        private final String name;
+        private final String defaultValue;
+        private final String valueLabel;
+        private final String description;
+        private final Function<String, T> parser;
+
+        private Key(String name, String defaultValue, String valueLabel, String description,
+                Function<String, T> parser) {
+            this.name = name;
+            this.defaultValue = defaultValue;
+            this.valueLabel = valueLabel;
+            this.description = description;
+            this.parser = parser;
+        }
+
+        /** The dotted name, as the config file writes it. */
+        String name() {
+            return name;
+        }
+
+        /** The default as text, or null when the key has none. */
+        String defaultValue() {
+            return defaultValue;
+        }
+
+        String valueLabel() {
+            return valueLabel;
+        }
+
+        String description() {
+            return description;
+        }
+
+        /** {@code --} and the name with {@code .} as {@code -}. */
+        String flag() {
+            return "--" + name.replace('.', '-');
+        }
+
+        String envVar() {
+            return "IDMINT_" + name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+        }
+
+        T parse(String raw) {
+            return parser.apply(raw);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** A raw value and where it came from, for messages. */
+    record Setting(String value, String source) {
+    }
+
+    private static final List<Key<?>> KEYS = new ArrayList<>();
+
+    static final Key<Layout> LAYOUT = key("layout", "snowflake", "SPEC",
+            "bit layout: a preset (snowflake, region, instagram, sonyflake, uid-generator, js-safe)"
+                    + " or fields such as time=41,datacenter=5,worker=5,sequence=12",
+            Layout::parse);
+    static final Key<Integer> DATACENTER = key("datacenter", "0", "N",
+            "this node's datacenter ID", Config::nonNegativeInt);
+    static final Key<Integer> WORKER = key("worker", null, "N",
+            "preferred worker ID, taken when free; without it the registry picks one",
+            Config::nonNegativeInt);
+    static final Key<String> REGISTRY = key("registry", "static:", "URI",
+            "worker registry: static:, etcd://…, zk://…, jdbc:…", Config::text);
+    static final Key<Path> DATA_DIR = key("data-dir", "./data", "DIR",
+            "directory for local state; the static: registry keeps its workers here", Path::of);
+    static final Key<String> NAMESPACE = key("namespace", "default", "NAME",
+            "the deployment's name in the registry", Config::text);
+    static final Key<ClockPolicy> CLOCK_POLICY = key("clock.policy", "fail", "POLICY",
+            "when the clock steps back past the wait: fail or continue", Config::clockPolicy);
+    static final Key<Duration> CLOCK_MAX_WAIT = key("clock.max-wait", "10ms", "DURATION",
+            "how long to wait for a clock that is behind", Config::duration);
+    static final Key<Duration> SEQUENCE_MAX_LEAD = key("sequence.max-lead", "0ms", "DURATION",
+            "how far ahead of the clock the sequence may borrow", Config::duration);
+    static final Key<Duration> LEASE_TTL = key("lease.ttl", "30s", "DURATION",
+            "how long the registry keeps a worker without renewal", Config::duration);
+    static final Key<Duration> LEASE_KEEPALIVE = key("lease.keepalive", "10s", "DURATION",
+            "how often the worker lease is renewed", Config::duration);
+    static final Key<Duration> LEASE_STORE_TIMEOUT = key("lease.store-timeout", "15s",
+            "DURATION", "how long IDs may be issued after the registry was last reached",
+            Config::duration);
+    static final Key<Duration> LEASE_RESERVATION = key("lease.reservation", "10s", "DURATION",
+            "how far ahead of the clock each high-water-mark reservation reaches",
+            Config::duration);
+
+    /** The keys a command that mints IDs reads. */
+    static final List<Key<?>> MINT_KEYS = List.of(LAYOUT, DATACENTER, WORKER, REGISTRY, DATA_DIR,
+            NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD, LEASE_TTL, LEASE_KEEPALIVE,
+            LEASE_STORE_TIMEOUT, LEASE_RESERVATION);
+
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
+
+    private final Map<Key<?>, Object> values;
+    private final Map<Key<?>, Setting> settings;
+
+    private Config(Map<Key<?>, Object> values, Map<Key<?>, Setting> settings) {
+        this.values = values;
+        this.settings = settings;
+    }
+
+    private static <T> Key<T> key(String name, String defaultValue, String valueLabel,
+            String description, Function<String, T> parser) {
+        Key<T> key = new Key<>(name, defaultValue, valueLabel, description, parser);
+        KEYS.add(key);
+        return key;
+    }
+
+    /** Every key, in the order of the table. */
+    static List<Key<?>> keys() {
+        return Collections.unmodifiableList(KEYS);
+    }
+
+    /**
+     * Resolves every key.
+     *
+     * @param flags values given as flags (or arguments), by key
+     * @param env the process environment
+     * @param configFlag the {@code --config} value, or null
+     * @throws IllegalArgumentException naming the key, value and source of a bad value, an
+     *     unknown key in the config file, or a config file that does not exist
+     * @throws IllegalStateException when the config file exists but cannot be read
+     */
+    static Config load(Map<Key<?>, Setting> flags, Map<String, String> env, String configFlag) {
+        Setting file = configFlag != null ? new Setting(configFlag, "--config")
+                : present(env.get(CONFIG_ENV)) ? new Setting(env.get(CONFIG_ENV), CONFIG_ENV)
+                : null;
+        Properties properties = file == null ? new Properties() : read(file);
+        Map<Key<?>, Object> values = new HashMap<>();
+        Map<Key<?>, Setting> settings = new HashMap<>();
+        for (Key<?> key : KEYS) {
+            Setting s = flags.get(key);
+            if (s == null && present(env.get(key.envVar()))) {
+                s = new Setting(env.get(key.envVar()), "environment variable " + key.envVar());
+            }
+            if (s == null && properties.getProperty(key.name()) != null) {
+                s = new Setting(properties.getProperty(key.name()).trim(),
+                        "config file " + file.value());
+            }
+            if (s == null && key.defaultValue() != null) {
+                s = new Setting(key.defaultValue(), "default");
+            }
+            if (s != null) {
+                values.put(key, parse(key, s));
+                settings.put(key, s);
+            }
+        }
+        return new Config(values, settings);
+    }
+
+    private static Object parse(Key<?> key, Setting s) {
+        try {
+            return key.parse(s.value());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key.name() + " '" + s.value() + "' (from "
+                    + s.source() + ") is not valid: " + e.getMessage(), e);
+        }
+    }
+
+    private static Properties read(Setting file) {
+        Path path = Path.of(file.value());
+        Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+            properties.load(in);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("config file '" + file.value() + "' (from "
+                    + file.source() + ") does not exist");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalStateException("cannot read config file '" + file.value() + "': " + e,
+                    e);
+        }
+        TreeSet<String> unknown = new TreeSet<>(properties.stringPropertyNames());
+        KEYS.forEach(k -> unknown.remove(k.name()));
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("config file '" + file.value() + "': unknown key"
+                    + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown)
+                    + "; known keys are "
+                    + String.join(", ", KEYS.stream().map(Key::name).toList()));
+        }
+        return properties;
+    }
+
+    private static boolean present(String value) {
+        return value != null && !value.isBlank();
+    }
+
+    /** The value of a key, or null when it has no default and was not set. */
+    @SuppressWarnings("unchecked")
+    <T> T get(Key<T> key) {
+        return (T) values.get(key);
+    }
+
+    /**
+     * The text of a key's value and where it came from (a flag, an environment variable, the
+     * file, or the default), or null when it is not set.
+     */
+    Setting setting(Key<?> key) {
+        return settings.get(key);
+    }
+
+    /** The table of keys, for {@code idmint config --keys}. */
+    static String describeKeys() {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-20s %-10s %-29s %s%n",
+                "key", "default", "environment variable", "description"));
+        for (Key<?> k : KEYS) {
+            sb.append(String.format(Locale.ROOT, "%-20s %-10s %-29s %s%n", k.name(),
+                    k.defaultValue() == null ? "-" : k.defaultValue(), k.envVar(),
+                    k.description()));
+        }
+        return sb.toString();
+    }
+
+    static int nonNegativeInt(String text) {
+        String s = text.trim();
+        if (s.isEmpty() || s.length() > 10 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Long.parseLong(s) > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("expected a whole number from 0 to "
+                    + Integer.MAX_VALUE);
+        }
+        return Integer.parseInt(s);
+    }
+
+    /** A duration written as a whole number and a unit: {@code 10ms}, {@code 30s}, {@code 1m}. */
+    static Duration duration(String text) {
+        Matcher m = DURATION.matcher(text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("expected a whole number and a unit (ms, s, m, h),"
+                    + " such as 10ms, 30s or 1m");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+        };
+    }
+
+    static ClockPolicy clockPolicy(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "fail" -> ClockPolicy.FAIL;
+            case "continue" -> ClockPolicy.CONTINUE;
+            default -> throw new IllegalArgumentException("expected fail or continue");
+        };
+    }
+
+    static String text(String text) {
+        if (text.isBlank()) {
+            throw new IllegalArgumentException("expected a non-empty value");
+        }
+        return text.trim();
+    }
+}

@@ -1,0 +1,130 @@
+package io.idmint.server;
+
+import io.idmint.Layout;
+import io.idmint.Layout.Field;
+import io.idmint.server.Config.Setting;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code idmint layout [SPEC]}: the bit layout and its capacity arithmetic. */
+@Command(name = "layout", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Prints a layout: field widths, max datacenter/worker, IDs per tick, epoch "
+                + "and exhaustion date.")
+final class LayoutCommand implements Callable<Integer> {
+
+    private static final double MILLIS_PER_YEAR = 365.2425 * 24 * 3600 * 1000;
+
+    private final Invocation invocation;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "SPEC",
+            description = "the layout (default: the configured one, else snowflake)")
+    String layoutArg;
+
+    @Option(names = "--json", description = "print one JSON object instead, for scripts")
+    boolean json;
+
+    LayoutCommand(Invocation invocation) {
+        this.invocation = invocation;
+    }
+
+    @Override
+    public Integer call() {
+        Map<Config.Key<?>, Setting> args = layoutArg == null ? Map.of()
+                : Map.of(Config.LAYOUT, new Setting(layoutArg, "argument SPEC"));
+        Layout layout = ConfigOptions.load(spec, invocation.env(), args).get(Config.LAYOUT);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(json ? json(layout) + "\n" : text(layout));
+        out.flush();
+        return Main.OK;
+    }
+
+    static String text(Layout l) {
+        StringBuilder sb = new StringBuilder();
+        row(sb, "layout", l.name());
+        row(sb, "spec", l.spec());
+        row(sb, "bits", diagram(l) + "   (most significant first)");
+        sb.append('\n');
+        sb.append(String.format(Locale.ROOT, "  %-12s %5s %9s  %s%n", "field", "bits", "position",
+                "max value"));
+        for (Field f : l.fields()) {
+            int lo = l.shift(f);
+            String position = l.bits(f) == 0 ? "-" : (lo + l.bits(f) - 1) + ".." + lo;
+            sb.append(String.format(Locale.ROOT, "  %-12s %5d %9s  %d%n", f.key(), l.bits(f),
+                    position, l.maxValue(f)));
+        }
+        sb.append('\n');
+        row(sb, "max datacenter ID", Integer.toString(l.maxDatacenterId()));
+        row(sb, "max worker ID", Integer.toString(l.maxWorkerId()));
+        if (hasShard(l)) {
+            row(sb, "max shard ID", Integer.toString(l.maxShardId()));
+        }
+        row(sb, "IDs per tick", Long.toString(l.idsPerTick()));
+        row(sb, "IDs per second", l.idsPerSecond() + " per worker");
+        row(sb, "tick", l.tickMillis() + "ms");
+        row(sb, "epoch", Instant.ofEpochMilli(l.epochMillis()).toString());
+        row(sb, "exhaustion", l.exhaustion() + " (" + years(l) + " years after the epoch)");
+        return sb.toString();
+    }
+
+    static String json(Layout l) {
+        List<String> fields = new ArrayList<>();
+        for (Field f : l.fields()) {
+            fields.add(new Json().add("name", f.key()).add("bits", l.bits(f))
+                    .add("shift", l.shift(f)).add("max", l.maxValue(f)).toString());
+        }
+        Json json = new Json()
+                .add("name", l.name())
+                .add("spec", l.spec())
+                .add("total_bits", l.totalBits())
+                .addRaw("fields", "[" + String.join(",", fields) + "]")
+                .add("max_datacenter_id", l.maxDatacenterId())
+                .add("max_worker_id", l.maxWorkerId());
+        if (hasShard(l)) {
+            json.add("max_shard_id", l.maxShardId());
+        }
+        return json.add("ids_per_tick", l.idsPerTick())
+                .add("ids_per_second", l.idsPerSecond())
+                .add("tick_ms", l.tickMillis())
+                .add("epoch", Instant.ofEpochMilli(l.epochMillis()).toString())
+                .add("epoch_ms", l.epochMillis())
+                .add("exhaustion", l.exhaustion().toString())
+                .add("exhaustion_ms", l.exhaustionMillis())
+                .addRaw("years", years(l))
+                .toString();
+    }
+
+    /** E.g. {@code zero 1 | time 41 | datacenter 5 | worker 5 | sequence 12}. */
+    private static String diagram(Layout l) {
+        StringBuilder sb = new StringBuilder("zero ").append(64 - l.totalBits());
+        for (Field f : l.fields()) {
+            sb.append(" | ").append(f.key()).append(' ').append(l.bits(f));
+        }
+        return sb.toString();
+    }
+
+    private static String years(Layout l) {
+        return String.format(Locale.ROOT, "%.1f",
+                (l.exhaustionMillis() - l.epochMillis()) / MILLIS_PER_YEAR);
+    }
+
+    private static boolean hasShard(Layout l) {
+        return l.bits(Field.SHARD) > 0;
+    }
+
+    private static void row(StringBuilder sb, String name, String value) {
+        sb.append(String.format(Locale.ROOT, "%-19s %s%n", name, value));
+    }
+}

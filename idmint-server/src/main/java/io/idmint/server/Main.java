@@ -1,0 +1,105 @@
+package io.idmint.server;
+
+import io.idmint.IdUnavailableException;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * The {@code idmint} executable. Exit codes: 0 success, 2 bad usage or input, 1 runtime failure;
+ * every failure is one message on stderr naming the bad value, without a stack trace.
+ */
+public final class Main {
+
+    static final int OK = 0;
+    static final int FAILURE = 1;
+    static final int USAGE = 2;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        OutputStream stdout = new FileOutputStream(FileDescriptor.out);
+        System.exit(run(args, System.getenv(), stdout, System.err, stderrIsTerminal()));
+    }
+
+    /** Runs one command line and returns its exit code. */
+    static int run(String[] args, Map<String, String> env, OutputStream stdout,
+            OutputStream stderr, boolean stderrIsTerminal) {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8));
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8),
+                true);
+        try {
+            return commandLine(new Invocation(env, stdout, stderrIsTerminal))
+                    .setOut(out).setErr(err).execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    static CommandLine commandLine(Invocation invocation) {
+        CommandLine root = new CommandLine(new IdmintCommand());
+        root.addSubcommand(ConfigOptions.addTo(
+                new CommandLine(new NextCommand(invocation)), Config.MINT_KEYS));
+        root.addSubcommand(ConfigOptions.addTo(
+                new CommandLine(new DecodeCommand(invocation)), List.of(Config.LAYOUT)));
+        root.addSubcommand(ConfigOptions.addTo(
+                new CommandLine(new LayoutCommand(invocation)), List.of(Config.LAYOUT)));
+        root.addSubcommand(ConfigOptions.addTo(
+                new CommandLine(new ConfigCommand(invocation)), Config.keys()));
+        root.setParameterExceptionHandler(Main::usageError);
+        root.setExecutionExceptionHandler((e, cl, parsed) -> failure(e, cl));
+        return root;
+    }
+
+    private static int usageError(ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        PrintWriter err = cl.getErr();
+        err.println("idmint: " + e.getMessage());
+        err.println("Try '" + cl.getCommandSpec().qualifiedName()
+                + " --help' for more information.");
+        return USAGE;
+    }
+
+    private static int failure(Exception e, CommandLine cl) {
+        PrintWriter err = cl.getErr();
+        if (e instanceof IllegalArgumentException) {
+            err.println("idmint: " + e.getMessage());
+            return USAGE;
+        }
+        if (e instanceof IllegalStateException || e instanceof IdUnavailableException
+                || e instanceof IOException || e instanceof UncheckedIOException) {
+            err.println("idmint: " + e.getMessage());
+            return FAILURE;
+        }
+        err.println("idmint: internal error, please report it:");
+        e.printStackTrace(err);
+        return FAILURE;
+    }
+
+    /**
+     * Whether fd 2 is a terminal. {@link System#console()} on Java 17 also needs stdin and stdout
+     * to be terminals, so it would hide progress exactly when stdout goes to a file; read the fd
+     * link where /proc has it.
+     */
+    private static boolean stderrIsTerminal() {
+        try {
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return System.console() != null;
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.idmint.server;
+
+import io.idmint.IdGenerator;
+import io.idmint.Snowflake;
+import io.idmint.WorkerRegistries;
+import io.idmint.spi.WorkerRegistry;
+
+/**
+ * A generator built from the configuration, with the registry it leases its worker from. Closing
+ * releases the worker, then the registry; it may be called twice, from two threads (a shutdown
+ * hook and the main thread), and closes once.
+ */
+final class Minter implements AutoCloseable {
+
+    private final WorkerRegistry registry;
+    private final IdGenerator ids;
+    private boolean closed;
+
+    private Minter(WorkerRegistry registry, IdGenerator ids) {
+        this.registry = registry;
+        this.ids = ids;
+    }
+
+    /**
+     * Opens the registry and builds a generator on it.
+     *
+     * @throws IllegalArgumentException naming a bad setting
+     * @throws IllegalStateException when the registry refuses this node
+     */
+    static Minter open(Config config) {
+        WorkerRegistry registry = WorkerRegistries.open(config.get(Config.REGISTRY),
+                config.get(Config.DATA_DIR));
+        try {
+            Snowflake builder = Snowflake.newBuilder()
+                    .layout(config.get(Config.LAYOUT))
+                    .registry(registry)
+                    .namespace(config.get(Config.NAMESPACE))
+                    .datacenterId(config.get(Config.DATACENTER))
+                    .clockPolicy(config.get(Config.CLOCK_POLICY))
+                    .maxClockWait(config.get(Config.CLOCK_MAX_WAIT))
+                    .maxLead(config.get(Config.SEQUENCE_MAX_LEAD))
+                    .leaseTtl(config.get(Config.LEASE_TTL))
+                    .keepaliveInterval(config.get(Config.LEASE_KEEPALIVE))
+                    .storeTimeout(config.get(Config.LEASE_STORE_TIMEOUT))
+                    .reservationWindow(config.get(Config.LEASE_RESERVATION));
+            Integer worker = config.get(Config.WORKER);
+            if (worker != null) {
+                builder.preferredWorkerId(worker);
+            }
+            return new Minter(registry, builder.build());
+        } catch (RuntimeException e) {
+            registry.close();
+            throw e;
+        }
+    }
+
+    IdGenerator ids() {
+        return ids;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            ids.close();
+        } finally {
+            registry.close();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.idmint.server;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/** Runs the CLI in-process with captured streams and an injected environment. */
+final class Cli {
+
+    record Result(int exitCode, String out, String err) {
+        List<String> lines() {
+            return out.isEmpty() ? List.of() : Arrays.asList(out.split("\n"));
+        }
+    }
+
+    private Cli() {
+    }
+
+    static Result run(String... args) {
+        return run(Map.of(), false, args);
+    }
+
+    static Result run(Map<String, String> env, String... args) {
+        return run(env, false, args);
+    }
+
+    static Result run(Map<String, String> env, boolean stderrIsTerminal, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(args, env, out, err, stderrIsTerminal);
+        return new Result(code, out.toString(StandardCharsets.UTF_8),
+                err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,173 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.ClockPolicy;
+import io.idmint.server.Config.Key;
+import io.idmint.server.Config.Setting;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void keys_eachHasADescriptionAndUniqueFlagAndEnvVar() {
+        Set<String> flags = new HashSet<>();
+        Set<String> envVars = new HashSet<>();
+        for (Key<?> key : Config.keys()) {
+            assertThat(key.description()).as(key.name()).isNotBlank();
+            assertThat(key.valueLabel()).as(key.name()).isNotBlank();
+            assertThat(flags.add(key.flag())).as(key.flag()).isTrue();
+            assertThat(envVars.add(key.envVar())).as(key.envVar()).isTrue();
+        }
+        assertThat(Config.describeKeys()).contains("IDMINT_CLOCK_MAX_WAIT");
+    }
+
+    @Test
+    void keys_defaultsParse() {
+        Config config = Config.load(Map.of(), Map.of(), null);
+
+        assertThat(config.get(Config.CLOCK_MAX_WAIT)).isEqualTo(Duration.ofMillis(10));
+        assertThat(config.get(Config.CLOCK_POLICY)).isEqualTo(ClockPolicy.FAIL);
+        assertThat(config.get(Config.DATA_DIR)).isEqualTo(Path.of("./data"));
+        assertThat(config.get(Config.WORKER)).isNull();
+        assertThat(config.setting(Config.LAYOUT)).isEqualTo(new Setting("snowflake", "default"));
+    }
+
+    @Test
+    void key_namesMapToFlagAndEnvVar() {
+        assertThat(Config.CLOCK_MAX_WAIT.flag()).isEqualTo("--clock-max-wait");
+        assertThat(Config.CLOCK_MAX_WAIT.envVar()).isEqualTo("IDMINT_CLOCK_MAX_WAIT");
+        assertThat(Config.DATA_DIR.envVar()).isEqualTo("IDMINT_DATA_DIR");
+        assertThat(Config.LEASE_STORE_TIMEOUT.flag()).isEqualTo("--lease-store-timeout");
+    }
+
+    @Test
+    void load_flagWinsOverEnvWinsOverFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("c.properties"),
+                "datacenter=1\nworker=1\nnamespace=file\n");
+        Map<String, String> env = Map.of("IDMINT_DATACENTER", "2", "IDMINT_WORKER", "2");
+        Map<Key<?>, Setting> flags = Map.of(Config.DATACENTER, new Setting("3", "flag"));
+
+        Config config = Config.load(flags, env, file.toString());
+
+        assertThat(config.get(Config.DATACENTER)).isEqualTo(3);
+        assertThat(config.get(Config.WORKER)).isEqualTo(2);
+        assertThat(config.get(Config.NAMESPACE)).isEqualTo("file");
+        assertThat(config.setting(Config.WORKER).source())
+                .isEqualTo("environment variable IDMINT_WORKER");
+        assertThat(config.setting(Config.NAMESPACE).source()).contains(file.toString());
+    }
+
+    @Test
+    void load_configFileFromEnv_isRead_andFlagWins() throws Exception {
+        Path fromEnv = Files.writeString(dir.resolve("env.properties"), "namespace=env\n");
+        Path fromFlag = Files.writeString(dir.resolve("flag.properties"), "namespace=flag\n");
+        Map<String, String> env = Map.of("IDMINT_CONFIG", fromEnv.toString());
+
+        assertThat(Config.load(Map.of(), env, null).get(Config.NAMESPACE)).isEqualTo("env");
+        assertThat(Config.load(Map.of(), env, fromFlag.toString()).get(Config.NAMESPACE))
+                .isEqualTo("flag");
+    }
+
+    @Test
+    void load_throughTheCli_flagWinsOverEnvWinsOverFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("c.properties"),
+                "clock.max-wait=1ms\nlease.ttl=40s\nsequence.max-lead=5ms\n");
+        Map<String, String> env = Map.of("IDMINT_CONFIG", file.toString(),
+                "IDMINT_CLOCK_MAX_WAIT", "2ms", "IDMINT_LEASE_TTL", "50s");
+
+        Cli.Result r = Cli.run(env, "config", "--clock-max-wait", "3ms");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out())
+                .containsPattern("clock.max-wait +3ms +flag --clock-max-wait\n")
+                .containsPattern("lease.ttl +50s +environment variable IDMINT_LEASE_TTL\n")
+                .containsPattern("sequence.max-lead +5ms +config file .*c.properties\n")
+                .containsPattern("lease.keepalive +10s +default\n");
+    }
+
+    @Test
+    void load_unknownIdmintEnvVars_areIgnored_andBlankOnesUnset() {
+        Config config = Config.load(Map.of(),
+                Map.of("IDMINT_JAVA_OPTS", "-Xmx1g", "IDMINT_FOO", "x", "IDMINT_WORKER", " "),
+                null);
+
+        assertThat(config.get(Config.WORKER)).isNull();
+    }
+
+    @Test
+    void load_badDurationFromEachSource_namesKeyValueAndSource() throws Exception {
+        assertThatThrownBy(() -> Config.load(Map.of(Config.LEASE_TTL,
+                new Setting("30", "flag --lease-ttl")), Map.of(), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lease.ttl '30'").hasMessageContaining("flag --lease-ttl");
+        assertThatThrownBy(() -> Config.load(Map.of(), Map.of("IDMINT_CLOCK_MAX_WAIT", "1.5s"),
+                null))
+                .hasMessageContaining("clock.max-wait '1.5s'")
+                .hasMessageContaining("IDMINT_CLOCK_MAX_WAIT");
+        Path file = Files.writeString(dir.resolve("c.properties"), "lease.keepalive=ten\n");
+        assertThatThrownBy(() -> Config.load(Map.of(), Map.of(), file.toString()))
+                .hasMessageContaining("lease.keepalive 'ten'")
+                .hasMessageContaining(file.toString());
+    }
+
+    @Test
+    void cli_badDurationFlag_exits2NamingIt() {
+        Cli.Result r = Cli.run("next", "--clock-max-wait", "10 ms");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("clock.max-wait '10 ms'").contains("--clock-max-wait")
+                .doesNotContain("Exception");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void cli_unknownKeyInConfigFile_exits2NamingKeyAndFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("c.properties"),
+                "layout=snowflake\nclock.maxwait=5ms\n");
+
+        Cli.Result r = Cli.run("layout", "--config", file.toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("clock.maxwait").contains(file.toString());
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void cli_missingConfigFile_exits2NamingIt() {
+        Path missing = dir.resolve("nope.properties");
+
+        Cli.Result r = Cli.run(Map.of("IDMINT_CONFIG", missing.toString()), "layout");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains(missing.toString()).contains("IDMINT_CONFIG");
+    }
+
+    @Test
+    void parsers_areStrict() {
+        assertThat(Config.duration("1m")).isEqualTo(Duration.ofMinutes(1));
+        assertThat(Config.duration("0ms")).isZero();
+        for (String bad : new String[] {"", "10", "ms", "-1s", "1.5s", "10 ms", "10MS", "1d",
+            "PT10S", "9999999999999s"}) {
+            assertThatThrownBy(() -> Config.duration(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(Config.nonNegativeInt("31")).isEqualTo(31);
+        for (String bad : new String[] {"", "-1", "+1", "1.0", "2147483648", "abc"}) {
+            assertThatThrownBy(() -> Config.nonNegativeInt(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(Config.clockPolicy("Continue")).isEqualTo(ClockPolicy.CONTINUE);
+    }
+}

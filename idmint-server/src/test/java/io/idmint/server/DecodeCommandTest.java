@@ -1,0 +1,107 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idmint.IdCodec;
+import io.idmint.Layout;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class DecodeCommandTest {
+
+    /** One second after the default epoch, datacenter 3, worker 17, sequence 42. */
+    private static final long ID = Layout.SNOWFLAKE.compose(1000, 3, 17, 0, 42);
+    private static final String JSON = "{\"id\":\"" + ID + "\",\"timestamp_ms\":1767225601000,"
+            + "\"timestamp\":\"2026-01-01T00:00:01Z\",\"datacenter_id\":3,\"worker_id\":17,"
+            + "\"sequence_number\":42}\n";
+
+    @Test
+    void decode_decimal_printsExactJson() {
+        Cli.Result r = Cli.run("decode", Long.toString(ID));
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo(JSON);
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    void decode_hexAndBase32_printTheSameAsDecimal() {
+        Cli.Result r = Cli.run("decode", "0x" + IdCodec.HEX.format(ID),
+                "0X" + Long.toHexString(ID).toUpperCase(Locale.ROOT), IdCodec.BASE32.format(ID),
+                IdCodec.BASE32.format(ID).toLowerCase(Locale.ROOT));
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo(JSON.repeat(4));
+    }
+
+    @Test
+    void decode_shardLayout_addsShardId() {
+        Layout layout = Layout.parse("time=41,shard=10,sequence=12");
+        long id = layout.compose(5, 0, 0, 1000, 7);
+
+        Cli.Result r = Cli.run("decode", "--layout", "time=41,shard=10,sequence=12",
+                Long.toString(id));
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("{\"id\":\"" + id + "\",\"timestamp_ms\":1767225600005,"
+                + "\"timestamp\":\"2026-01-01T00:00:00.005Z\",\"datacenter_id\":0,\"worker_id\":0,"
+                + "\"shard_id\":1000,\"sequence_number\":7}\n");
+    }
+
+    @Test
+    void decode_layoutFromEnvironment_isUsed() {
+        Layout layout = Layout.parse("js-safe");
+        long id = layout.compose(1, 0, 9, 0, 3);
+
+        Cli.Result r = Cli.run(Map.of("IDMINT_LAYOUT", "js-safe"), "decode", Long.toString(id));
+
+        assertThat(r.out()).contains("\"worker_id\":9,").contains("\"sequence_number\":3}");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"abc", "-1", "12345678901234567890", "0x", "0xZZ",
+        "9223372036854775808", "ZZZZZZZZZZZZZ", ""})
+    void decode_badId_exits2NamingItAndPrintsNothing(String bad) {
+        Cli.Result r = Cli.run("decode", Long.toString(ID), bad);
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("'" + bad + "'").doesNotContain("Exception");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void decode_severalBadIds_namesEveryOne() {
+        Cli.Result r = Cli.run("decode", "abc", Long.toString(ID), "xyz");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("'abc'").contains("'xyz'");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void decode_idWiderThanTheLayout_exits2() {
+        long wide = Layout.SNOWFLAKE.compose(1L << 40, 0, 0, 0, 0);
+
+        Cli.Result r = Cli.run("decode", "--layout", "js-safe", "0x" + IdCodec.HEX.format(wide));
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("'0x" + IdCodec.HEX.format(wide) + "'").contains("js-safe");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void decode_noId_exits2() {
+        Cli.Result r = Cli.run("decode");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("ID");
+    }
+
+    @Test
+    void json_escapesQuotesBackslashesAndControls() {
+        assertThat(Json.quote("a\"b\\c\nd\u0001")).isEqualTo("\"a\\\"b\\\\c\\nd\\u0001\"");
+    }
+}

@@ -1,0 +1,26 @@
+package io.idmint;
+
+import io.idmint.spi.Claim;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.InMemoryRegistry;
+import io.idmint.testkit.ManualTimeSource;
+import io.idmint.testkit.WorkerRegistryContract;
+import java.time.Duration;
+
+class InMemoryRegistryTest extends WorkerRegistryContract {
+
+    private final ManualTimeSource time = new ManualTimeSource(Nodes.T0);
+    private final InMemoryRegistry store = new InMemoryRegistry(time);
+
+    @Override
+    protected WorkerRegistry newClient() {
+        return store;
+    }
+
+    @Override
+    protected Claim awaitClaim(ClaimRequest request) throws Exception {
+        time.advance(Duration.ofMillis(request.leaseTtlMillis() + 1));
+        return super.awaitClaim(request);
+    }
+}

@@ -1,0 +1,36 @@
+package io.idmint;
+
+import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.ManualTimeSource;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+
+/** Builds generators driven by a manual clock, with the protocol stepped by the test. */
+final class Nodes {
+
+    /** 2026-06-01T00:00:00Z, well after the default epoch. */
+    static final long T0 = 1_780_272_000_000L;
+
+    private Nodes() {
+    }
+
+    static SnowflakeGenerator manual(WorkerRegistry registry, ManualTimeSource time,
+            UnaryOperator<Snowflake> config) {
+        Snowflake b = Snowflake.newBuilder().registry(registry).timeSource(time)
+                .withoutMaintenanceThread();
+        return (SnowflakeGenerator) config.apply(b).build();
+    }
+
+    static SnowflakeGenerator manual(WorkerRegistry registry, ManualTimeSource time) {
+        return manual(registry, time, b -> b);
+    }
+
+    /** One protocol step, as the maintenance thread would take it. */
+    static void step(IdGenerator g) {
+        ((SnowflakeGenerator) g).lease().maintain();
+    }
+
+    static Duration ms(long millis) {
+        return Duration.ofMillis(millis);
+    }
+}
