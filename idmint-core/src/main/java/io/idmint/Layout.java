@@ -450,8 +450,7 @@ public final class Layout {
      */
     public IdParts decode(long id) {
         if (id < 0) {
-            throw new IllegalArgumentException("ID " + Long.toUnsignedString(id)
-                    + " is negative as a signed long; idmint IDs are positive");
+            throw new IllegalArgumentException("ID " + id + " is negative; idmint IDs are positive");
         }
         if (totalBits < 63 && (id >>> totalBits) != 0) {
             throw new IllegalArgumentException("ID " + id + " uses more than the " + totalBits

@@ -30,6 +30,7 @@ public final class Snowflake {
     private WorkerRegistry registry;
     private String namespace;
     private Integer datacenterId;
+    private String datacenterName;
     private Integer workerId;
     private TimeSource timeSource;
     private ClockPolicy clockPolicy;
@@ -79,6 +80,19 @@ public final class Snowflake {
         requireUnset(this.datacenterId, "datacenterId");
         requireArgument(datacenterId >= 0, "datacenterId must be >= 0, got " + datacenterId);
         this.datacenterId = datacenterId;
+        return this;
+    }
+
+    /**
+     * The name of this node's datacenter (key {@code datacenter.name}); default none. The
+     * registry remembers the name of each datacenter ID and refuses a node that gives the same ID
+     * another name, so two datacenters configured alike cannot both start.
+     */
+    public Snowflake datacenterName(String name) {
+        requireUnset(this.datacenterName, "datacenterName");
+        requireArgument(name != null && name.matches("[A-Za-z0-9._-]{0,64}"), "datacenter.name '"
+                + name + "' must be 0 to 64 of A-Z a-z 0-9 . _ -");
+        this.datacenterName = name;
         return this;
     }
 
@@ -223,7 +237,8 @@ public final class Snowflake {
                 listener != null ? listener : GeneratorListener.NONE);
         Duration period = ka.compareTo(w.dividedBy(3)) < 0 ? ka : w.dividedBy(3);
         ClaimRequest request = new ClaimRequest(namespace != null ? namespace : "default",
-                l.spec(), dc, l.maxWorkerId(), preferred, ttl.toMillis());
+                l.spec(), dc, datacenterName != null ? datacenterName : "", l.maxWorkerId(),
+                preferred, ttl.toMillis(), holder());
         LeasedWorker lease = new LeasedWorker(generator, registry, request, w, period, st,
                 listener != null ? listener : GeneratorListener.NONE);
         lease.acquireOrThrow();
@@ -231,6 +246,17 @@ public final class Snowflake {
             lease.start("idmint-lease-" + request.namespace() + "-dc" + dc);
         }
         return generator;
+    }
+
+    /** {@code host/pid}, for operators reading the registry. */
+    private static String holder() {
+        String host = System.getenv("HOSTNAME");
+        try {
+            host = java.nio.file.Files.readString(java.nio.file.Path.of("/etc/hostname")).trim();
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux, or unreadable: the environment's name, if any, will do
+        }
+        return (host == null || host.isEmpty() ? "unknown" : host) + "/" + ProcessHandle.current().pid();
     }
 
     private static void requireUnset(Object current, String name) {

@@ -4,6 +4,7 @@ import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -67,6 +68,7 @@ final class StaticRegistry implements WorkerRegistry {
         try {
             Files.createDirectories(dir);
             checkLayout(dir, request.layoutSpec());
+            checkDatacenterName(dir, request);
         } catch (IOException e) {
             throw new RegistryException(Kind.UNAVAILABLE, "cannot use data directory " + dir + ": "
                     + e, e);
@@ -88,8 +90,9 @@ final class StaticRegistry implements WorkerRegistry {
                     continue;
                 }
                 State state = read(dir, dc, worker, request.layoutSpec());
+                boolean used = usedBefore(channel);
                 if (state == null) {
-                    if (channel.size() > 0) {
+                    if (used) {
                         throw new RegistryException(Kind.CORRUPT, "state file "
                                 + dir.resolve(name(dc, worker, "state")) + " is missing, but worker "
                                 + worker + " was used before; restore the file, or delete the data "
@@ -97,6 +100,7 @@ final class StaticRegistry implements WorkerRegistry {
                     }
                     state = new State(0, 0);
                 }
+                writeLockFile(channel, state.generation() > 0 || used, request.holder());
                 held.put(key(request.namespace(), dc, worker), new Held(lockPath, channel));
                 return new Claim(request.namespace(), dc, worker, state.generation(), state.hwmMillis(), Long.MAX_VALUE);
             } catch (IOException e) {
@@ -142,7 +146,7 @@ final class StaticRegistry implements WorkerRegistry {
             }
             long next = release ? hwm : Math.max(hwm, state == null ? 0 : state.hwmMillis());
             writeState(dir, claim.datacenterId(), claim.workerId(), layout, next, generation + 1);
-            if (channel.size() == 0) {
+            if (!usedBefore(channel)) {
                 channel.write(ByteBuffer.wrap(new byte[] {'1'}), 0);
                 channel.force(true);
             }
@@ -210,6 +214,22 @@ final class StaticRegistry implements WorkerRegistry {
             throw new RegistryException(Kind.CONFLICT, "data directory " + dir + " was set up for "
                     + "layout '" + stored + "', not '" + layoutSpec + "'; a deployment's layout "
                     + "cannot change (use another data directory for another layout)");
+        }
+    }
+
+    private static void checkDatacenterName(Path dir, ClaimRequest request)
+            throws IOException, RegistryException {
+        if (request.datacenterName().isEmpty()) {
+            return;
+        }
+        Path file = dir.resolve("datacenter-" + request.datacenterId() + ".name");
+        if (!Files.exists(file)) {
+            atomicWrite(dir, file, request.datacenterName() + "\n");
+        }
+        String stored = Files.readString(file, StandardCharsets.UTF_8).trim();
+        if (!stored.equals(request.datacenterName())) {
+            throw new RegistryException(Kind.CONFLICT, "datacenter " + request.datacenterId()
+                    + " is '" + stored + "' in " + dir + ", not '" + request.datacenterName() + "'");
         }
     }
 
@@ -282,6 +302,21 @@ final class StaticRegistry implements WorkerRegistry {
         }
     }
 
+    /** Whether the lock file says a state file was written for this worker. */
+    private static boolean usedBefore(FileChannel channel) throws IOException {
+        ByteBuffer first = ByteBuffer.allocate(1);
+        return channel.read(first, 0) == 1 && first.get(0) == '1';
+    }
+
+    /** Lock file content: '1' or '0' (a state file was written), a space, the holder. */
+    private static void writeLockFile(FileChannel channel, boolean used, String holder)
+            throws IOException {
+        byte[] text = ((used ? "1 " : "0 ") + holder + "\n").getBytes(StandardCharsets.UTF_8);
+        channel.truncate(0);
+        channel.write(ByteBuffer.wrap(text), 0);
+        channel.force(true);
+    }
+
     private static FileLock tryLock(FileChannel channel) throws IOException {
         try {
             return channel.tryLock();
@@ -314,6 +349,54 @@ final class StaticRegistry implements WorkerRegistry {
             }
         }
         IN_JVM.remove(lockPath);
+    }
+
+    @Override
+    public synchronized List<WorkerRecord> list(String namespace) throws RegistryException {
+        Path dir = root.resolve(namespace);
+        List<WorkerRecord> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            String layout = Files.readString(dir.resolve("layout"), StandardCharsets.UTF_8).trim();
+            for (Path p : (Iterable<Path>) files.sorted()::iterator) {
+                String f = p.getFileName().toString();
+                if (!f.startsWith("worker-") || !f.endsWith(".lock")) {
+                    continue;
+                }
+                String[] ids = f.substring(7, f.length() - 5).split("-");
+                int dc = Integer.parseInt(ids[0]);
+                int worker = Integer.parseInt(ids[1]);
+                State s = read(dir, dc, worker, layout);
+                String holder = holderOf(p);
+                out.add(new WorkerRecord(dc, worker, s == null ? 0 : s.hwmMillis(), holder,
+                        holder.isEmpty() ? 0 : Long.MAX_VALUE));
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new RegistryException(Kind.UNAVAILABLE, "cannot list " + dir + ": " + e, e);
+        }
+        out.sort(java.util.Comparator.comparingInt(WorkerRecord::datacenterId)
+                .thenComparingInt(WorkerRecord::workerId));
+        return out;
+    }
+
+    /** The holder named in a lock file if some process holds its lock, else "". */
+    private static String holderOf(Path lockPath) throws IOException {
+        String text = Files.readString(lockPath, StandardCharsets.UTF_8);
+        String holder = text.length() > 2 ? text.substring(2).trim() : "?";
+        if (IN_JVM.contains(lockPath)) {
+            return holder;
+        }
+        if (!IN_JVM.add(lockPath)) {
+            return holder;
+        }
+        try (FileChannel channel = FileChannel.open(lockPath, StandardOpenOption.WRITE)) {
+            FileLock probe = tryLock(channel);
+            return probe == null ? holder : "";
+        } finally {
+            IN_JVM.remove(lockPath);
+        }
     }
 
     @Override

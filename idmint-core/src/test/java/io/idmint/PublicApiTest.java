@@ -39,6 +39,7 @@ class PublicApiTest {
                 "io.idmint.spi.Claim",
                 "io.idmint.spi.ClaimRequest",
                 "io.idmint.spi.RegistryException",
+                "io.idmint.spi.WorkerRecord",
                 "io.idmint.spi.WorkerRegistry",
                 "io.idmint.spi.WorkerRegistryProvider");
     }

@@ -7,17 +7,26 @@ package io.idmint.spi;
  * @param layoutSpec the canonical layout spec; a registry stores it on first use and refuses a
  *     different one
  * @param datacenterId the datacenter this node is configured for
+ * @param datacenterName the name of that datacenter, or "" for none; a registry stores the name
+ *     of each datacenter ID on first use and refuses another name for it, so two datacenters
+ *     configured with one ID cannot both start
  * @param maxWorkerId worker IDs are {@code 0..maxWorkerId}
  * @param preferredWorkerId the worker ID to take when it is free, or -1 for none
  * @param leaseTtlMillis how long the registry keeps the claim alive without an extend
+ * @param holder who is claiming, for operators ({@code host/pid}); not used for safety
  */
-public record ClaimRequest(String namespace, String layoutSpec, int datacenterId, int maxWorkerId,
-        int preferredWorkerId, long leaseTtlMillis) {
+public record ClaimRequest(String namespace, String layoutSpec, int datacenterId,
+        String datacenterName, int maxWorkerId, int preferredWorkerId, long leaseTtlMillis,
+        String holder) {
 
     public ClaimRequest {
         if (namespace == null || !namespace.matches("[A-Za-z0-9._-]{1,64}")) {
             throw new IllegalArgumentException("namespace '" + namespace + "' must be 1 to 64 of "
                     + "A-Z a-z 0-9 . _ -");
+        }
+        if (datacenterName == null || !datacenterName.matches("[A-Za-z0-9._-]{0,64}")) {
+            throw new IllegalArgumentException("datacenter name '" + datacenterName + "' must be "
+                    + "0 to 64 of A-Z a-z 0-9 . _ -");
         }
         if (maxWorkerId < 0) {
             throw new IllegalArgumentException("maxWorkerId must be >= 0, got " + maxWorkerId);
@@ -26,10 +35,15 @@ public record ClaimRequest(String namespace, String layoutSpec, int datacenterId
             throw new IllegalArgumentException("preferred worker " + preferredWorkerId
                     + " is outside 0.." + maxWorkerId);
         }
+        if (leaseTtlMillis <= 0) {
+            throw new IllegalArgumentException("lease TTL must be positive, got " + leaseTtlMillis);
+        }
+        holder = holder == null ? "" : holder;
     }
 
     /** The same request with no preferred worker. */
     public ClaimRequest withoutPreference() {
-        return new ClaimRequest(namespace, layoutSpec, datacenterId, maxWorkerId, -1, leaseTtlMillis);
+        return new ClaimRequest(namespace, layoutSpec, datacenterId, datacenterName, maxWorkerId,
+                -1, leaseTtlMillis, holder);
     }
 }

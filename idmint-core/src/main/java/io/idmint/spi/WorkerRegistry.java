@@ -35,6 +35,13 @@ public interface WorkerRegistry extends AutoCloseable {
      */
     void release(Claim claim, long finalHwmMillis) throws RegistryException;
 
+    /**
+     * Every worker ID of a namespace that has a stored HWM or a holder, by datacenter and worker.
+     *
+     * @throws RegistryException {@code UNAVAILABLE} when the store did not answer
+     */
+    java.util.List<WorkerRecord> list(String namespace) throws RegistryException;
+
     /** Frees client resources. Claims not released stay until their lease runs out. */
     @Override
     void close();

@@ -5,8 +5,12 @@ import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,11 +25,13 @@ public final class InMemoryRegistry implements WorkerRegistry {
         long hwm;
         long token;
         long leaseUntilNanos = Long.MIN_VALUE;
+        String holder = "";
     }
 
     private final TimeSource time;
     private final Map<String, Entry> entries = new HashMap<>();
     private final Map<String, String> layouts = new HashMap<>();
+    private final Map<String, String> datacenterNames = new HashMap<>();
     private long nextToken = 1;
     private boolean available = true;
 
@@ -52,6 +58,15 @@ public final class InMemoryRegistry implements WorkerRegistry {
             throw new RegistryException(Kind.CONFLICT, "namespace " + request.namespace()
                     + " uses layout '" + stored + "', not '" + request.layoutSpec() + "'");
         }
+        if (!request.datacenterName().isEmpty()) {
+            String dcKey = request.namespace() + "/" + request.datacenterId();
+            String name = datacenterNames.putIfAbsent(dcKey, request.datacenterName());
+            if (name != null && !name.equals(request.datacenterName())) {
+                throw new RegistryException(Kind.CONFLICT, "datacenter " + request.datacenterId()
+                        + " is '" + name + "' in namespace " + request.namespace() + ", not '"
+                        + request.datacenterName() + "'");
+            }
+        }
         long now = time.nanoTime();
         int best = -1;
         for (int w = 0; w <= request.maxWorkerId(); w++) {
@@ -75,6 +90,7 @@ public final class InMemoryRegistry implements WorkerRegistry {
         Entry e = entries.computeIfAbsent(key(request.namespace(), request.datacenterId(), best),
                 k -> new Entry());
         e.layout = request.layoutSpec();
+        e.holder = request.holder();
         e.token = nextToken++;
         e.leaseUntilNanos = saturatedAdd(now, nanos(request.leaseTtlMillis()));
         return new Claim(request.namespace(), request.datacenterId(), best, e.token, e.hwm,
@@ -98,6 +114,26 @@ public final class InMemoryRegistry implements WorkerRegistry {
         e.hwm = Math.max(finalHwmMillis, claim.hwmMillis());
         e.token = nextToken++;
         e.leaseUntilNanos = Long.MIN_VALUE;
+    }
+
+    @Override
+    public synchronized List<WorkerRecord> list(String namespace) throws RegistryException {
+        checkAvailable();
+        long now = time.nanoTime();
+        List<WorkerRecord> out = new ArrayList<>();
+        entries.forEach((k, e) -> {
+            String[] parts = k.split("/");
+            if (parts[0].equals(namespace)) {
+                boolean held = e.leaseUntilNanos >= now;
+                long expires = !held ? 0 : e.leaseUntilNanos == Long.MAX_VALUE ? Long.MAX_VALUE
+                        : time.currentTimeMillis() + (e.leaseUntilNanos - now) / 1_000_000;
+                out.add(new WorkerRecord(Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
+                        e.hwm, held ? e.holder : "", expires));
+            }
+        });
+        out.sort(Comparator.comparingInt(WorkerRecord::datacenterId)
+                .thenComparingInt(WorkerRecord::workerId));
+        return out;
     }
 
     @Override

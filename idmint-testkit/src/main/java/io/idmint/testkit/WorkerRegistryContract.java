@@ -8,6 +8,7 @@ import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -47,7 +48,8 @@ public abstract class WorkerRegistryContract {
     }
 
     protected ClaimRequest request(int maxWorkerId, int preferred) {
-        return new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, maxWorkerId, preferred, 30_000);
+        return new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, "dc-one", maxWorkerId,
+                preferred, 30_000, "test/" + maxWorkerId);
     }
 
     @Test
@@ -146,10 +148,46 @@ public abstract class WorkerRegistryContract {
     @Test
     void claim_otherLayout_isConflict() throws Exception {
         connect().claim(request(3, -1));
-        ClaimRequest other = new ClaimRequest(namespace, Layout.REGION.spec(), 1, 3, -1, 30_000);
+        ClaimRequest other = new ClaimRequest(namespace, Layout.REGION.spec(), 1, "dc-one", 3, -1,
+                30_000, "test");
         assertThatThrownBy(() -> connect().claim(other))
                 .isInstanceOf(RegistryException.class)
                 .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CONFLICT);
+    }
+
+    @Test
+    void claim_sameDatacenterIdUnderAnotherName_isConflict() throws Exception {
+        connect().claim(request(3, -1));
+        ClaimRequest other = new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, "dc-two", 3,
+                -1, 30_000, "test");
+        assertThatThrownBy(() -> connect().claim(other))
+                .isInstanceOf(RegistryException.class)
+                .hasMessageContaining("dc-one").hasMessageContaining("dc-two")
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CONFLICT);
+        ClaimRequest unnamed = new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, "", 3, -1,
+                30_000, "test");
+        assertThat(connect().claim(unnamed).datacenterId()).as("no name: no check").isEqualTo(1);
+    }
+
+    @Test
+    void list_showsHoldersAndHwms() throws Exception {
+        WorkerRegistry r = connect();
+        Claim held = r.claim(request(3, 1));
+        r.extend(held, 7_000);
+        Claim freed = r.claim(request(3, 2));
+        r.release(freed.withToken(r.extend(freed, 9_000)), 8_000);
+        List<WorkerRecord> records = connect().list(namespace);
+        assertThat(records).extracting(WorkerRecord::workerId).contains(1, 2);
+        WorkerRecord one = records.stream().filter(x -> x.workerId() == 1).findFirst().orElseThrow();
+        assertThat(one.held()).isTrue();
+        assertThat(one.holder()).isEqualTo("test/3");
+        assertThat(one.hwmMillis()).isEqualTo(7_000);
+        assertThat(one.datacenterId()).isEqualTo(1);
+        assertThat(one.leaseExpiresMillis()).isPositive();
+        WorkerRecord two = records.stream().filter(x -> x.workerId() == 2).findFirst().orElseThrow();
+        assertThat(two.held()).isFalse();
+        assertThat(two.hwmMillis()).isEqualTo(8_000);
+        assertThat(connect().list("unused" + namespace)).isEmpty();
     }
 
     @Test

@@ -1,0 +1,19 @@
+package io.idmint.spi;
+
+/**
+ * One worker ID as a registry sees it, for {@code idmint registry list}.
+ *
+ * @param datacenterId the datacenter
+ * @param workerId the worker ID
+ * @param hwmMillis its stored high-water mark (Unix ms)
+ * @param holder who holds it ({@code host/pid}), or "" when free
+ * @param leaseExpiresMillis when the holder's lease runs out without renewal (Unix ms, the
+ *     store's clock), 0 when free, {@link Long#MAX_VALUE} when held for the life of a process
+ */
+public record WorkerRecord(int datacenterId, int workerId, long hwmMillis, String holder,
+        long leaseExpiresMillis) {
+
+    public boolean held() {
+        return !holder.isEmpty();
+    }
+}
