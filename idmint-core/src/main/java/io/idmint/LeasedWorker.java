@@ -35,6 +35,13 @@ final class LeasedWorker implements AutoCloseable {
     private volatile String detail = "acquiring a worker ID";
     private volatile long clockFaultMillis;
     private long lastAckNanos;
+    /** Under clock.policy=fail: no claim before the clock reaches this (Unix ms). */
+    private long claimNotBefore = Long.MIN_VALUE;
+    /**
+     * The maintenance thread waits on this, never on {@code this}: {@code this} is held for whole
+     * registry calls, and the hot path must be able to wake the thread without waiting for one.
+     */
+    private final Object signal = new Object();
     private boolean wakeRequested;
     private boolean closing;
     private Thread thread;
@@ -73,28 +80,30 @@ final class LeasedWorker implements AutoCloseable {
     }
 
     /** Starts the maintenance thread. */
-    synchronized void start(String name) {
-        thread = new Thread(this::run, name);
-        thread.setDaemon(true);
-        thread.start();
+    void start(String name) {
+        synchronized (signal) {
+            thread = new Thread(this::run, name);
+            thread.setDaemon(true);
+            thread.start();
+        }
     }
 
     // Not interrupted to stop: an interrupt closes a FileChannel mid-write. close() sets
     // closing and notifies instead.
     private void run() {
         for (;;) {
-            synchronized (this) {
+            synchronized (signal) {
                 if (closing) {
                     return;
                 }
             }
             maintain();
-            synchronized (this) {
-                long waitMillis = claim == null ? Math.min(period.toMillis(), 1000)
-                        : period.toMillis();
+            long waitMillis = state == LeaseState.ACTIVE || state == LeaseState.DEGRADED
+                    ? period.toMillis() : Math.min(period.toMillis(), 1000);
+            synchronized (signal) {
                 try {
                     if (!wakeRequested && !closing) {
-                        wait(waitMillis);
+                        signal.wait(waitMillis);
                     }
                 } catch (InterruptedException e) {
                     return;
@@ -105,9 +114,11 @@ final class LeasedWorker implements AutoCloseable {
     }
 
     /** Asks the maintenance thread for a step now (runway ran out, clock fault). */
-    synchronized void wake() {
-        wakeRequested = true;
-        notifyAll();
+    void wake() {
+        synchronized (signal) {
+            wakeRequested = true;
+            signal.notifyAll();
+        }
     }
 
     /** Called by the hot path when the clock is too far behind under {@link ClockPolicy#FAIL}. */
@@ -152,6 +163,9 @@ final class LeasedWorker implements AutoCloseable {
                     + "this node issued; waiting for it to catch up (clock.policy=fail)");
             return null;
         }
+        if (fail && now < claimNotBefore) {
+            return null; // still waiting for the clock; the state says why
+        }
         ClaimRequest req = request;
         for (;;) {
             Claim c;
@@ -171,6 +185,8 @@ final class LeasedWorker implements AutoCloseable {
                     + "of worker " + c.workerId() + "; waiting for it to catch up "
                     + "(clock.policy=fail)");
             if (ahead > window.toMillis() + maxWait || req.preferredWorkerId() < 0) {
+                // Claiming again before the clock has caught up would only rewrite the state.
+                claimNotBefore = c.hwmMillis() - maxWait;
                 return null;
             }
             req = req.withoutPreference();
@@ -277,11 +293,11 @@ final class LeasedWorker implements AutoCloseable {
     @Override
     public void close() {
         Thread t;
-        synchronized (this) {
+        synchronized (signal) {
             t = thread;
             thread = null;
             closing = true;
-            notifyAll();
+            signal.notifyAll();
         }
         if (t != null && t != Thread.currentThread()) {
             try {

@@ -103,6 +103,9 @@ final class Config {
             Layout::parse);
     static final Key<Integer> DATACENTER = key("datacenter", "0", "N",
             "this node's datacenter ID", Config::nonNegativeInt);
+    static final Key<String> DATACENTER_NAME = key("datacenter.name", null, "NAME",
+            "this datacenter's name; the registry refuses a second name for one datacenter ID",
+            Config::text);
     static final Key<Integer> WORKER = key("worker", null, "N",
             "preferred worker ID, taken when free; without it the registry picks one",
             Config::nonNegativeInt);
@@ -129,10 +132,35 @@ final class Config {
             "how far ahead of the clock each high-water-mark reservation reaches",
             Config::duration);
 
+    static final Key<Integer> HTTP_PORT = key("http-port", "8080", "PORT",
+            "HTTP port of serve; 0 picks a free port", Config::port);
+    static final Key<Integer> GRPC_PORT = key("grpc-port", "9090", "PORT",
+            "gRPC port of serve; 0 picks a free port", Config::port);
+    static final Key<String> BIND = key("bind", "0.0.0.0", "ADDRESS",
+            "address serve listens on (HTTP and gRPC), such as 127.0.0.1", Config::text);
+    static final Key<Integer> MAX_COUNT = key("max-count", "10000", "N",
+            "the most IDs one request may ask for, 1 to " + IdService.MAX_COUNT_LIMIT,
+            Config::maxCount);
+    static final Key<String> AUTH_TOKEN = key("auth.token", null, "TOKEN",
+            "bearer token every API call must carry; none: no authentication", Config::text);
+    static final Key<String> AUTH_ADMIN_TOKEN = key("auth.admin-token", null, "TOKEN",
+            "bearer token for admin calls (decode); it also passes API calls", Config::text);
+    static final Key<Long> RATE_LIMIT = key("rate-limit", "0", "IDS",
+            "IDs per second per client (its token, else its address); 0: no limit",
+            Config::nonNegativeLong);
+    static final Key<Duration> SHUTDOWN_GRACE = key("shutdown.grace", "10s", "DURATION",
+            "how long in-flight requests may finish after SIGTERM", Config::duration);
+
     /** The keys a command that mints IDs reads. */
-    static final List<Key<?>> MINT_KEYS = List.of(LAYOUT, DATACENTER, WORKER, REGISTRY, DATA_DIR,
-            NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD, LEASE_TTL, LEASE_KEEPALIVE,
-            LEASE_STORE_TIMEOUT, LEASE_RESERVATION);
+    static final List<Key<?>> MINT_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
+            REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD,
+            LEASE_TTL, LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION);
+
+    /** The keys {@code serve} reads: the minting keys and the server's own. */
+    static final List<Key<?>> SERVE_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
+            REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD, LEASE_TTL,
+            LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION, HTTP_PORT, GRPC_PORT, BIND,
+            MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN, RATE_LIMIT, SHUTDOWN_GRACE);
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
 
@@ -261,6 +289,34 @@ final class Config {
                 || Long.parseLong(s) > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("expected a whole number from 0 to "
                     + Integer.MAX_VALUE);
+        }
+        return Integer.parseInt(s);
+    }
+
+    static long nonNegativeLong(String text) {
+        String s = text.trim();
+        if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new IllegalArgumentException("expected a whole number from 0 to 10^18");
+        }
+        return Long.parseLong(s);
+    }
+
+    static int port(String text) {
+        String s = text.trim();
+        if (s.isEmpty() || s.length() > 5 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Integer.parseInt(s) > 65535) {
+            throw new IllegalArgumentException("expected a port from 0 to 65535 (0: any free "
+                    + "port)");
+        }
+        return Integer.parseInt(s);
+    }
+
+    static int maxCount(String text) {
+        String s = text.trim();
+        if (s.isEmpty() || s.length() > 7 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Integer.parseInt(s) < 1 || Integer.parseInt(s) > IdService.MAX_COUNT_LIMIT) {
+            throw new IllegalArgumentException("expected a whole number from 1 to "
+                    + IdService.MAX_COUNT_LIMIT);
         }
         return Integer.parseInt(s);
     }

@@ -37,8 +37,10 @@ final class ConfigCommand implements Callable<Integer> {
             Config config = ConfigOptions.load(spec, invocation.env());
             for (Config.Key<?> key : Config.keys()) {
                 Config.Setting s = config.setting(key);
-                out.print(String.format(Locale.ROOT, "%-20s %-30s %s%n", key.name(),
-                        s == null ? "-" : s.value(), s == null ? "not set" : s.source()));
+                String value = s == null ? "-"
+                        : key.name().startsWith("auth.") ? "(hidden)" : s.value();
+                out.print(String.format(Locale.ROOT, "%-20s %-30s %s%n", key.name(), value,
+                        s == null ? "not set" : s.source()));
             }
         }
         out.flush();

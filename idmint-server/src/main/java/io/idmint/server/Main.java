@@ -30,6 +30,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Commands other than serve speak through stdout and their exit code; libraries' INFO
+        // lines (connection pools, clients) would only clutter stderr.
+        if (args.length == 0 || !args[0].equals("serve")) {
+            java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+        }
         OutputStream stdout = new FileOutputStream(FileDescriptor.out);
         System.exit(run(args, System.getenv(), stdout, System.err, stderrIsTerminal()));
     }
@@ -58,6 +63,10 @@ public final class Main {
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new LayoutCommand(invocation)), List.of(Config.LAYOUT)));
         root.addSubcommand(ConfigOptions.addTo(
+                new CommandLine(new ServeCommand(invocation)), Config.SERVE_KEYS));
+        root.addSubcommand(ConfigOptions.addTo(new CommandLine(new RegistryCommand(invocation)),
+                List.of(Config.REGISTRY, Config.DATA_DIR, Config.NAMESPACE)));
+        root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
         root.setParameterExceptionHandler(Main::usageError);
         root.setExecutionExceptionHandler((e, cl, parsed) -> failure(e, cl));
@@ -80,7 +89,8 @@ public final class Main {
             return USAGE;
         }
         if (e instanceof IllegalStateException || e instanceof IdUnavailableException
-                || e instanceof IOException || e instanceof UncheckedIOException) {
+                || e instanceof IOException || e instanceof UncheckedIOException
+                || e instanceof io.idmint.spi.RegistryException) {
             err.println("idmint: " + e.getMessage());
             return FAILURE;
         }

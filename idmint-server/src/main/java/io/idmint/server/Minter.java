@@ -1,5 +1,6 @@
 package io.idmint.server;
 
+import io.idmint.GeneratorListener;
 import io.idmint.IdGenerator;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
@@ -28,6 +29,14 @@ final class Minter implements AutoCloseable {
      * @throws IllegalStateException when the registry refuses this node
      */
     static Minter open(Config config) {
+        return open(config, null, GeneratorListener.NONE);
+    }
+
+    /**
+     * As {@link #open(Config)}, preferring {@code defaultWorker} (or none, when null) when the
+     * configuration names no worker, and telling {@code listener} about the generator.
+     */
+    static Minter open(Config config, Integer defaultWorker, GeneratorListener listener) {
         WorkerRegistry registry = WorkerRegistries.open(config.get(Config.REGISTRY),
                 config.get(Config.DATA_DIR));
         try {
@@ -42,8 +51,14 @@ final class Minter implements AutoCloseable {
                     .leaseTtl(config.get(Config.LEASE_TTL))
                     .keepaliveInterval(config.get(Config.LEASE_KEEPALIVE))
                     .storeTimeout(config.get(Config.LEASE_STORE_TIMEOUT))
-                    .reservationWindow(config.get(Config.LEASE_RESERVATION));
-            Integer worker = config.get(Config.WORKER);
+                    .reservationWindow(config.get(Config.LEASE_RESERVATION))
+                    .listener(listener);
+            String dcName = config.get(Config.DATACENTER_NAME);
+            if (dcName != null) {
+                builder.datacenterName(dcName);
+            }
+            Integer worker = config.get(Config.WORKER) != null ? config.get(Config.WORKER)
+                    : defaultWorker;
             if (worker != null) {
                 builder.preferredWorkerId(worker);
             }

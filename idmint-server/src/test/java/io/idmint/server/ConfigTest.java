@@ -170,4 +170,47 @@ class ConfigTest {
         }
         assertThat(Config.clockPolicy("Continue")).isEqualTo(ClockPolicy.CONTINUE);
     }
+
+    @Test
+    void serveKeys_defaults() {
+        Config config = Config.load(Map.of(), Map.of(), null);
+
+        assertThat(config.get(Config.HTTP_PORT)).isEqualTo(8080);
+        assertThat(config.get(Config.GRPC_PORT)).isEqualTo(9090);
+        assertThat(config.get(Config.BIND)).isEqualTo("0.0.0.0");
+        assertThat(config.get(Config.MAX_COUNT)).isEqualTo(10_000);
+        assertThat(config.get(Config.AUTH_TOKEN)).isNull();
+        assertThat(config.get(Config.AUTH_ADMIN_TOKEN)).isNull();
+        assertThat(config.get(Config.RATE_LIMIT)).isZero();
+        assertThat(config.get(Config.SHUTDOWN_GRACE)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(Config.AUTH_ADMIN_TOKEN.envVar()).isEqualTo("IDMINT_AUTH_ADMIN_TOKEN");
+        assertThat(Config.SHUTDOWN_GRACE.flag()).isEqualTo("--shutdown-grace");
+    }
+
+    @Test
+    void serveParsers_areStrict() {
+        assertThat(Config.port("0")).isZero();
+        assertThat(Config.port("65535")).isEqualTo(65535);
+        for (String bad : new String[] {"", "-1", "65536", "80a", "123456"}) {
+            assertThatThrownBy(() -> Config.port(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(Config.maxCount("1")).isEqualTo(1);
+        assertThat(Config.maxCount("1000000")).isEqualTo(1_000_000);
+        for (String bad : new String[] {"0", "1000001", "-5", "1e4", ""}) {
+            assertThatThrownBy(() -> Config.maxCount(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(Config.nonNegativeLong("0")).isZero();
+        assertThatThrownBy(() -> Config.nonNegativeLong("-1"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void cli_configCommand_hidesTokens() {
+        Cli.Result r = Cli.run(Map.of("IDMINT_AUTH_TOKEN", "s3cret"), "config");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).doesNotContain("s3cret").contains("auth.token").contains("(hidden)");
+    }
 }

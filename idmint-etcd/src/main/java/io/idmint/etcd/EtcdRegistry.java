@@ -1,0 +1,365 @@
+package io.idmint.etcd;
+
+import static io.idmint.etcd.EtcdStore.bytes;
+import static io.idmint.etcd.EtcdStore.string;
+
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
+import io.idmint.spi.Claim;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.WorkerRecord;
+import io.idmint.spi.WorkerRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * A {@link WorkerRegistry} on etcd. Each step is one {@code Txn} (key layout in
+ * {@link io.idmint.etcd}):
+ *
+ * <ul>
+ *   <li>claim: if the owner key is absent and the HWM key is unchanged since it was read, rewrite
+ *       the HWM with the value read and create the owner key on a fresh lease. The HWM key's new
+ *       {@code mod_revision} is the fencing token; the owner key shares it as its
+ *       {@code create_revision}.
+ *   <li>extend: renew the lease, then if the HWM key's {@code mod_revision} is the token and the
+ *       owner key is still the one this claim created, write {@code max(HWM, until)}.
+ *   <li>release: under the same condition, write the final HWM and delete the owner key, then
+ *       revoke the lease.
+ * </ul>
+ *
+ * A node whose lease expired while another node claimed the worker fails both comparisons, so it
+ * can never lower or overwrite the HWM the new holder started above.
+ */
+final class EtcdRegistry implements WorkerRegistry {
+
+    /** Lost claim races in a row before giving up with UNAVAILABLE; each loss is another's win. */
+    private static final int MAX_CLAIM_ATTEMPTS = 64;
+
+    /**
+     * What this client knows of a claim it made: its lease, the owner key's
+     * {@code create_revision}, the last token it wrote and the HWM written with it, and the token
+     * of a write whose outcome is unknown (it timed out), or 0. Token 0: read from the owner key
+     * for a claim this client did not make.
+     */
+    private record Held(long lease, long ownerRevision, long token, long hwm, long inDoubtToken) {
+        /** Whether this client granted the lease, so may revoke it. */
+        boolean ours() {
+            return token != 0;
+        }
+
+        Held written(long newToken, long newHwm) {
+            return new Held(lease, ownerRevision, newToken, newHwm, 0);
+        }
+
+        Held inDoubt(long tokenSent) {
+            return new Held(lease, ownerRevision, token, hwm, tokenSent);
+        }
+    }
+
+    private final EtcdStore store;
+    private final EtcdKeys keys;
+    private final Clock clock;
+    private final Map<String, Held> held = new ConcurrentHashMap<>();
+
+    EtcdRegistry(EtcdStore store, String prefix, Clock clock) {
+        this.store = store;
+        this.keys = new EtcdKeys(prefix);
+        this.clock = clock;
+    }
+
+    @Override
+    public Claim claim(ClaimRequest r) throws RegistryException {
+        String ns = r.namespace();
+        writeOnce(keys.layout(ns), r.layoutSpec(), stored -> "namespace " + ns
+                + " uses layout '" + stored + "', not '" + r.layoutSpec() + "'");
+        if (!r.datacenterName().isEmpty()) {
+            writeOnce(keys.name(ns, r.datacenterId()), r.datacenterName(), stored ->
+                    "datacenter " + r.datacenterId() + " is '" + stored + "' in namespace " + ns
+                    + ", not '" + r.datacenterName() + "'");
+        }
+        long lease = 0;
+        long ttlSeconds = 0;
+        boolean won = false;
+        try {
+            for (int attempt = 1; ; attempt++) {
+                String base = keys.datacenter(ns, r.datacenterId());
+                WorkerPool pool = new WorkerPool(base, store.getPrefix(base).getKvs());
+                int w = pool.choose(r.maxWorkerId(), r.preferredWorkerId());
+                if (w < 0) {
+                    throw new RegistryException(Kind.POOL_FULL, "all " + (r.maxWorkerId() + 1)
+                            + " worker IDs of datacenter " + r.datacenterId() + " in namespace "
+                            + ns + " are held (etcd prefix " + keys.prefix() + ")");
+                }
+                if (lease == 0) {
+                    long[] granted = store.grant(Math.max(1, (r.leaseTtlMillis() + 999) / 1000));
+                    lease = granted[0];
+                    ttlSeconds = granted[1];
+                }
+                KeyValue stored = pool.hwmKey(w);
+                long hwm = pool.hwm(w);
+                String hwmKey = keys.hwm(ns, r.datacenterId(), w);
+                String ownerKey = keys.owner(ns, r.datacenterId(), w);
+                Cmp hwmUnchanged = stored == null
+                        ? new Cmp(bytes(hwmKey), Cmp.Op.EQUAL, CmpTarget.createRevision(0))
+                        : new Cmp(bytes(hwmKey), Cmp.Op.EQUAL,
+                                CmpTarget.modRevision(stored.getModRevision()));
+                TxnResponse t = store.txn("claim of worker " + w, new Cmp[] {
+                    new Cmp(bytes(ownerKey), Cmp.Op.EQUAL, CmpTarget.createRevision(0)),
+                    hwmUnchanged,
+                }, new Op[] {
+                    // Rewriting the same HWM moves its mod_revision: the claim fences every
+                    // earlier holder of this worker.
+                    Op.put(bytes(hwmKey), bytes(Long.toString(hwm)), PutOption.DEFAULT),
+                    Op.put(bytes(ownerKey), bytes(r.holder()),
+                            PutOption.builder().withLeaseId(lease).build()),
+                }, new Op[0]);
+                if (t.isSucceeded()) {
+                    long token = t.getHeader().getRevision();
+                    held.put(hwmKey, new Held(lease, token, token, hwm, 0));
+                    won = true;
+                    return new Claim(ns, r.datacenterId(), w, token, hwm, ttlSeconds * 1000);
+                }
+                if (attempt == MAX_CLAIM_ATTEMPTS) {
+                    throw new RegistryException(Kind.UNAVAILABLE, "lost " + attempt + " claim "
+                            + "races in a row in namespace " + ns + "; retry later");
+                }
+            }
+        } finally {
+            if (!won && lease != 0) {
+                // Also when the claim Txn timed out: had it committed, this frees the worker.
+                store.revokeQuietly(lease);
+            }
+        }
+    }
+
+    @Override
+    public long extend(Claim c, long untilMillis) throws RegistryException {
+        String key = keys.hwm(c);
+        Held h = held(c);
+        long current = h.token() == c.token() ? h.hwm() : hwmAt(c);
+        if (!store.keepAliveOnce(h.lease())) {
+            held.remove(key, h);
+            throw lost(c, "its etcd lease " + Long.toHexString(h.lease()) + " expired");
+        }
+        long next = Math.max(current, untilMillis);
+        TxnResponse t = write(c, h, next, false);
+        if (!t.isSucceeded()) {
+            KeyValue now = recoverable(c, h, t);
+            if (now == null) {
+                throw lost(c, describe(t));
+            }
+            // An earlier extend with this token timed out but did commit: only this claim has
+            // written the HWM since, so write again on top of it, never lower.
+            Held again = new Held(h.lease(), h.ownerRevision(), now.getModRevision(), 0, 0);
+            next = Math.max(EtcdKeys.hwmValue(now), untilMillis);
+            t = write(c.withToken(now.getModRevision()), again, next, false);
+            if (!t.isSucceeded()) {
+                throw lost(c, describe(t));
+            }
+        }
+        long token = t.getHeader().getRevision();
+        held.put(key, h.written(token, next));
+        return token;
+    }
+
+    @Override
+    public void release(Claim c, long finalHwmMillis) throws RegistryException {
+        Held h = held(c);
+        long value = Math.max(finalHwmMillis, c.hwmMillis());
+        try {
+            TxnResponse t = write(c, h, value, true);
+            if (!t.isSucceeded()) {
+                KeyValue now = recoverable(c, h, t);
+                if (now == null) {
+                    if (h.ours() && !ownedBy(h, owner(t))) {
+                        store.revokeQuietly(h.lease()); // holds nothing any more
+                    }
+                    throw lost(c, describe(t));
+                }
+                // The final HWM may be below a reservation that timed out yet committed: the
+                // node issued nothing above its acknowledged limit, so the lower value is safe.
+                t = write(c.withToken(now.getModRevision()), h, value, true);
+                if (!t.isSucceeded()) {
+                    throw lost(c, describe(t));
+                }
+            }
+        } catch (RegistryException e) {
+            if (e.kind() == Kind.UNAVAILABLE && h.ours()) {
+                // Outcome unknown. Dropping the lease frees the worker either way; the HWM is
+                // then the final one or the last reservation, both at least every issued time.
+                store.revokeQuietly(h.lease());
+            }
+            throw e;
+        } finally {
+            held.computeIfPresent(keys.hwm(c), (k, cur) ->
+                    cur.ownerRevision() == h.ownerRevision() ? null : cur);
+        }
+        // The owner key is gone; the lease holds nothing now.
+        store.revokeQuietly(h.lease());
+    }
+
+    @Override
+    public List<WorkerRecord> list(String namespace) throws RegistryException {
+        String dcs = keys.datacenters(namespace);
+        Map<Long, long[]> hwmAndLease = new TreeMap<>();
+        Map<Long, String> holders = new TreeMap<>();
+        for (KeyValue kv : store.getPrefix(dcs).getKvs()) {
+            String[] p = string(kv.getKey()).substring(dcs.length()).split("/", -1);
+            if (p.length != 3 || !(p[1].equals("hwm") || p[1].equals("owner"))) {
+                continue;
+            }
+            long id = ((long) EtcdKeys.number(p[0], kv) << 32) | EtcdKeys.number(p[2], kv);
+            long[] v = hwmAndLease.computeIfAbsent(id, k -> new long[2]);
+            if (p[1].equals("hwm")) {
+                v[0] = EtcdKeys.hwmValue(kv);
+            } else {
+                v[1] = kv.getLease();
+                String holder = string(kv.getValue());
+                holders.put(id, holder.isEmpty() ? "(unnamed)" : holder);
+            }
+        }
+        List<WorkerRecord> out = new ArrayList<>();
+        for (Map.Entry<Long, long[]> e : hwmAndLease.entrySet()) {
+            int dc = (int) (e.getKey() >>> 32);
+            int w = (int) (long) e.getKey();
+            String holder = holders.getOrDefault(e.getKey(), "");
+            long expires = 0;
+            if (!holder.isEmpty()) {
+                long ttl = store.timeToLive(e.getValue()[1]);
+                expires = clock.millis() + Math.max(0, ttl) * 1000;
+            }
+            out.add(new WorkerRecord(dc, w, e.getValue()[0], holder, expires));
+        }
+        out.sort(Comparator.comparingInt(WorkerRecord::datacenterId)
+                .thenComparingInt(WorkerRecord::workerId));
+        return out;
+    }
+
+    @Override
+    public void close() {
+        // Leases are not revoked: an unreleased claim lapses with its TTL, as after a crash.
+        store.close();
+    }
+
+    /** Writes a value once, or checks that the stored one is equal. */
+    private void writeOnce(String key, String value, Function<String, String> conflict)
+            throws RegistryException {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            TxnResponse t = store.txn("write-once " + key,
+                    new Cmp[] {new Cmp(bytes(key), Cmp.Op.EQUAL, CmpTarget.createRevision(0))},
+                    new Op[] {Op.put(bytes(key), bytes(value), PutOption.DEFAULT)},
+                    new Op[] {Op.get(bytes(key), GetOption.DEFAULT)});
+            if (t.isSucceeded()) {
+                return;
+            }
+            List<KeyValue> kvs = t.getGetResponses().get(0).getKvs();
+            if (!kvs.isEmpty()) {
+                String stored = string(kvs.get(0).getValue());
+                if (!stored.equals(value)) {
+                    throw new RegistryException(Kind.CONFLICT, conflict.apply(stored)
+                            + " (etcd key " + key + ")");
+                }
+                return;
+            }
+        }
+        throw new RegistryException(Kind.UNAVAILABLE, "etcd key " + key + " keeps vanishing");
+    }
+
+    /** The conditional write of extend and release. */
+    private TxnResponse write(Claim c, Held h, long hwm, boolean release)
+            throws RegistryException {
+        String hwmKey = keys.hwm(c);
+        String ownerKey = keys.owner(c);
+        Op put = Op.put(bytes(hwmKey), bytes(Long.toString(hwm)), PutOption.DEFAULT);
+        try {
+            return store.txn((release ? "release" : "extend") + " of worker " + c.workerId(),
+                    new Cmp[] {
+                        new Cmp(bytes(hwmKey), Cmp.Op.EQUAL, CmpTarget.modRevision(c.token())),
+                        new Cmp(bytes(ownerKey), Cmp.Op.EQUAL,
+                                CmpTarget.createRevision(h.ownerRevision())),
+                    },
+                    release ? new Op[] {put, Op.delete(bytes(ownerKey), DeleteOption.DEFAULT)}
+                            : new Op[] {put},
+                    new Op[] {Op.get(bytes(hwmKey), GetOption.DEFAULT),
+                        Op.get(bytes(ownerKey), GetOption.DEFAULT)});
+        } catch (RegistryException e) {
+            held.computeIfPresent(hwmKey, (k, cur) -> cur.ownerRevision() == h.ownerRevision()
+                    ? cur.inDoubt(c.token()) : cur);
+            throw e;
+        }
+    }
+
+    /**
+     * After a failed comparison: the HWM key as it is now, when the only writes since the
+     * caller's token were this claim's own timed-out ones (the owner key is still the one it
+     * created, so nobody else could write); null when the worker was really lost.
+     */
+    private KeyValue recoverable(Claim c, Held h, TxnResponse failed) {
+        Held now = held.get(keys.hwm(c));
+        KeyValue hwm = first(failed, 0);
+        boolean inDoubt = now != null && now.ownerRevision() == h.ownerRevision()
+                && now.inDoubtToken() == c.token();
+        return inDoubt && hwm != null && ownedBy(h, owner(failed)) ? hwm : null;
+    }
+
+    private static boolean ownedBy(Held h, KeyValue owner) {
+        return owner != null && owner.getCreateRevision() == h.ownerRevision()
+                && owner.getLease() == h.lease();
+    }
+
+    private static KeyValue owner(TxnResponse failed) {
+        return first(failed, 1);
+    }
+
+    private static KeyValue first(TxnResponse t, int get) {
+        List<KeyValue> kvs = t.getGetResponses().get(get).getKvs();
+        return kvs.isEmpty() ? null : kvs.get(0);
+    }
+
+    private static String describe(TxnResponse failed) {
+        KeyValue owner = owner(failed);
+        return "its fencing token changed; the worker is "
+                + (owner == null ? "free" : "held by " + string(owner.getValue()));
+    }
+
+    /** What this client knows of the claim, or the owner key as stored. */
+    private Held held(Claim c) throws RegistryException {
+        Held h = held.get(keys.hwm(c));
+        if (h != null) {
+            return h;
+        }
+        List<KeyValue> kvs = store.get(keys.owner(c)).getKvs();
+        if (kvs.isEmpty()) {
+            throw lost(c, "nobody holds it");
+        }
+        return new Held(kvs.get(0).getLease(), kvs.get(0).getCreateRevision(), 0, 0, 0);
+    }
+
+    /** The HWM written with the claim's token, which must still be the current one. */
+    private long hwmAt(Claim c) throws RegistryException {
+        List<KeyValue> kvs = store.get(keys.hwm(c)).getKvs();
+        if (kvs.isEmpty() || kvs.get(0).getModRevision() != c.token()) {
+            throw lost(c, "its fencing token changed");
+        }
+        return EtcdKeys.hwmValue(kvs.get(0));
+    }
+
+    private RegistryException lost(Claim c, String why) {
+        return new RegistryException(Kind.LEASE_LOST, "worker " + c.workerId() + " of datacenter "
+                + c.datacenterId() + " in namespace " + c.namespace() + " was lost: " + why);
+    }
+}

@@ -1,0 +1,140 @@
+package io.idmint.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.Op;
+import io.idmint.Layout;
+import io.idmint.spi.Claim;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
+import io.idmint.testkit.EtcdCluster;
+import java.time.Clock;
+import java.util.UUID;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A write whose answer is lost (it committed, but the call timed out) must neither fence the
+ * node that made it nor let a fenced node write.
+ */
+class EtcdInDoubtIT {
+
+    /** A store whose next Txn commits and then reports a timeout. */
+    private static final class LosingAnswers extends EtcdStore {
+        boolean loseNext;
+
+        LosingAnswers(EtcdUri uri) {
+            super(uri);
+        }
+
+        @Override
+        TxnResponse txn(String what, Cmp[] compare, Op[] then, Op[] otherwise)
+                throws RegistryException {
+            TxnResponse r = super.txn(what, compare, then, otherwise);
+            if (loseNext) {
+                loseNext = false;
+                throw new RegistryException(Kind.UNAVAILABLE, "answer to " + what + " lost");
+            }
+            return r;
+        }
+    }
+
+    private static EtcdCluster etcd;
+
+    private final String namespace = "d" + UUID.randomUUID().toString().substring(0, 8);
+    private LosingAnswers store;
+    private EtcdRegistry registry;
+
+    @BeforeAll
+    static void startEtcd() {
+        etcd = EtcdCluster.single();
+    }
+
+    @AfterAll
+    static void stopEtcd() {
+        etcd.close();
+    }
+
+    @BeforeEach
+    void open() {
+        store = new LosingAnswers(EtcdUri.parse(EtcdTestStores.uri(etcd, "5s")));
+        registry = new EtcdRegistry(store, EtcdTestStores.PREFIX, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void close() {
+        registry.close();
+    }
+
+    private Claim claim() throws RegistryException {
+        return registry.claim(new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 0, "", 0, -1,
+                30_000, "in-doubt"));
+    }
+
+    private KeyValue hwm() throws RegistryException {
+        return store.get(EtcdTestStores.PREFIX + "/" + namespace + "/dc/0/hwm/0").getKvs().get(0);
+    }
+
+    @Test
+    void extend_afterAnExtendThatCommittedButTimedOut_goesOnFromTheStoredHwm() throws Exception {
+        Claim c = claim();
+        store.loseNext = true;
+        assertUnavailable(() -> registry.extend(c, 50_000));
+        assertThat(hwm().getModRevision()).as("it did commit").isNotEqualTo(c.token());
+        // The core keeps its old token and retries with a lower target: never lowered.
+        long token = registry.extend(c, 40_000);
+        assertThat(hwm().getModRevision()).isEqualTo(token);
+        assertThat(EtcdStore.string(hwm().getValue())).isEqualTo("50000");
+        // Only the write in doubt is forgiven: an old token is stale again.
+        assertThatThrownBy(() -> registry.extend(c, 60_000))
+                .isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.LEASE_LOST);
+        registry.extend(c.withToken(token), 60_000);
+    }
+
+    @Test
+    void release_afterAnExtendThatCommittedButTimedOut_releases() throws Exception {
+        Claim c = claim();
+        long token = registry.extend(c, 20_000);
+        store.loseNext = true;
+        assertUnavailable(() -> registry.extend(c.withToken(token), 50_000));
+        registry.release(c.withToken(token), 25_000);
+        assertThat(EtcdStore.string(hwm().getValue())).isEqualTo("25000");
+        assertThat(claim().hwmMillis()).isEqualTo(25_000);
+    }
+
+    @Test
+    void extend_inDoubt_butWorkerTakenMeanwhile_isLeaseLost() throws Exception {
+        Claim c = claim();
+        store.loseNext = true;
+        assertUnavailable(() -> registry.extend(c, 50_000));
+        EtcdTestStores.expireLeases(etcd, namespace);
+        try (var other = EtcdTestStores.open(etcd)) {
+            Claim taken = other.claim(new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 0, "",
+                    0, -1, 30_000, "other"));
+            assertThat(taken.hwmMillis()).isEqualTo(50_000);
+            assertThatThrownBy(() -> registry.extend(c, 60_000))
+                    .isInstanceOf(RegistryException.class)
+                    .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.LEASE_LOST);
+            assertThatThrownBy(() -> registry.release(c, 60_000))
+                    .isInstanceOf(RegistryException.class)
+                    .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.LEASE_LOST);
+            assertThat(EtcdStore.string(hwm().getValue())).isEqualTo("50000");
+            assertThat(hwm().getModRevision()).isEqualTo(taken.token());
+        }
+    }
+
+    private static void assertUnavailable(ThrowingCallable call) {
+        assertThatThrownBy(call).isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.UNAVAILABLE);
+    }
+}

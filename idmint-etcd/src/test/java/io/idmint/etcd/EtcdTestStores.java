@@ -1,0 +1,40 @@
+package io.idmint.etcd;
+
+import io.etcd.jetcd.KeyValue;
+import io.idmint.WorkerRegistries;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.EtcdCluster;
+import java.nio.file.Path;
+
+/** Opening registries on a test cluster, and what tests do to etcd behind a registry's back. */
+final class EtcdTestStores {
+
+    static final String PREFIX = "/idmint-test";
+
+    private EtcdTestStores() {
+    }
+
+    static String uri(EtcdCluster etcd, String timeout) {
+        return "etcd://" + etcd.endpoints() + PREFIX + "?timeout=" + timeout;
+    }
+
+    /** A new client, through the URI and ServiceLoader as a node would open it. */
+    static WorkerRegistry open(EtcdCluster etcd) {
+        return WorkerRegistries.open(uri(etcd, "5s"), Path.of("unused"));
+    }
+
+    /** Revokes every lease holding a worker of the namespace, as if each had expired. */
+    static int expireLeases(EtcdCluster etcd, String namespace) throws RegistryException {
+        int n = 0;
+        try (EtcdStore admin = new EtcdStore(EtcdUri.parse(uri(etcd, "5s")))) {
+            for (KeyValue kv : admin.getPrefix(PREFIX + "/" + namespace + "/").getKvs()) {
+                if (kv.getLease() != 0) {
+                    admin.revokeQuietly(kv.getLease());
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,283 @@
+package io.idmint.server;
+
+import static io.idmint.server.Responses.json;
+import static io.idmint.server.Responses.notReady;
+import static io.idmint.server.Responses.problem;
+import static io.idmint.server.Responses.problemAndClose;
+
+import io.idmint.IdParts;
+import io.idmint.IdUnavailableException;
+import io.idmint.TimeSource;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.time.Duration;
+
+/**
+ * The HTTP API (SPEC "HTTP") on Vert.x core: one instance per event loop, each with its own
+ * scratch arrays, so the hot path allocates only the response. Routing is an exact match on the
+ * path ({@link Route}); the JSON is written as bytes ({@link JsonBytes}); operations endpoints
+ * and the status page are in {@link OpsEndpoints}.
+ *
+ * <p>Order of checks, so that a rejected request issues nothing: body size, path, method,
+ * token, parameters, rate limit, then the generator.
+ */
+final class HttpApi extends VerticleBase {
+
+    private static final System.Logger LOG = System.getLogger(HttpApi.class.getName());
+
+    /** The longest request line (method, URI, version) accepted; longer gets 414. */
+    static final int MAX_REQUEST_LINE = 4096;
+    /** The most header bytes accepted; more gets 431. */
+    static final int MAX_HEADERS = 8192;
+    /** No endpoint reads a body; a larger one gets 413 and the connection is closed. */
+    static final long MAX_BODY = 1024;
+
+    private static final byte[] LEAN_ID_OPEN = JsonBytes.ascii("{\"id\":");
+    private static final byte[] LEAN_IDS_OPEN = JsonBytes.ascii("{\"ids\":[");
+    private static final byte[] LEAN_IDS_CLOSE = JsonBytes.ascii("]}");
+
+    private final IdService service;
+    private final HttpAccess access;
+    private final Metrics metrics;
+    private final TimeSource time;
+    private final OpsEndpoints ops;
+    private final String host;
+    private final int port;
+    private final Duration grace;
+    private final JsonBytes out = new JsonBytes(64 * 1024);
+    private long[] ids = new long[1024];
+    private HttpServer server;
+
+    /**
+     * @param port the port to listen on; negative asks Vert.x for one free port shared by all
+     *     instances (0 would give each instance a port of its own)
+     * @param grace how long requests in flight may take to finish when undeployed
+     */
+    HttpApi(IdService service, Access access, Metrics metrics, TimeSource time, String host,
+            int port, Duration grace) {
+        this.service = service;
+        this.access = new HttpAccess(access);
+        this.metrics = metrics;
+        this.time = time;
+        this.ops = new OpsEndpoints(service, metrics, time);
+        this.host = host;
+        this.port = port;
+        this.grace = grace;
+    }
+
+    @Override
+    public Future<?> start() {
+        server = vertx.createHttpServer(new HttpServerOptions()
+                .setMaxInitialLineLength(MAX_REQUEST_LINE)
+                .setMaxHeaderSize(MAX_HEADERS));
+        server.requestHandler(this::handle).invalidRequestHandler(this::invalid);
+        return server.listen(port, host);
+    }
+
+    /** Stops accepting, lets requests in flight finish for up to the grace period. */
+    @Override
+    public Future<?> stop() {
+        return server.shutdown(grace);
+    }
+
+    /** The port listened on, once started. */
+    int port() {
+        return server.actualPort();
+    }
+
+    private void handle(HttpServerRequest req) {
+        long start = time.nanoTime();
+        Route route = Route.of(req.path());
+        int status;
+        try {
+            status = serve(route, req);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "internal error answering " + req.method() + " "
+                    + req.uri(), e);
+            status = req.response().ended() ? 200
+                    : problem(req.response(), Problem.INTERNAL, "internal error: " + e);
+        }
+        metrics.request(route, status, time.nanoTime() - start);
+    }
+
+    private int serve(Route route, HttpServerRequest req) {
+        HttpServerResponse res = req.response();
+        if (hasLargeBody(req)) {
+            return problemAndClose(req, Problem.CONTENT_TOO_LARGE, "this server reads no "
+                    + "request bodies: at most " + MAX_BODY + " bytes are accepted (and ignored),"
+                    + " and no chunked ones");
+        }
+        if (route == Route.UNMATCHED) {
+            return problem(res, Problem.NOT_FOUND, "no endpoint at path '" + req.path() + "'");
+        }
+        HttpMethod method = req.method();
+        if (method != HttpMethod.GET && (method != HttpMethod.HEAD || route.mints())) {
+            res.putHeader(HttpHeaders.ALLOW, route.allow());
+            return problem(res, Problem.METHOD_NOT_ALLOWED, "method " + method + " is not allowed"
+                    + " on " + route.label() + "; allowed: " + route.allow());
+        }
+        switch (route) {
+            case LEAN_ID:
+                return leanId(req);
+            case LEAN_IDS:
+            case IDS:
+                return ids(req, route);
+            case ID_PARTS:
+            case LEAN_DECODE:
+                return decode(req, route);
+            default:
+                return ops.serve(route, req);
+        }
+    }
+
+    private int leanId(HttpServerRequest req) {
+        HttpServerResponse res = req.response();
+        int refused = access.refused(req, Route.LEAN_ID, 0);
+        if (refused != 0) {
+            return refused;
+        }
+        try {
+            Query.none(req.query());
+        } catch (IllegalArgumentException e) {
+            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        }
+        refused = access.refused(req, Route.LEAN_ID, 1);
+        if (refused != 0) {
+            return refused;
+        }
+        long id;
+        try {
+            id = service.nextId();
+        } catch (IdUnavailableException e) {
+            return notReady(res, e);
+        }
+        return json(res, out.reset().raw(LEAN_ID_OPEN).quoted(id).raw('}'));
+    }
+
+    private int ids(HttpServerRequest req, Route route) {
+        HttpServerResponse res = req.response();
+        int refused = access.refused(req, route, 0);
+        if (refused != 0) {
+            return refused;
+        }
+        int n;
+        try {
+            n = count(Query.param(req.query(), "count"));
+        } catch (IllegalArgumentException e) {
+            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        }
+        refused = access.refused(req, route, n);
+        if (refused != 0) {
+            return refused;
+        }
+        if (ids.length < n) {
+            ids = new long[Math.max(n, Math.min(ids.length * 2, service.maxCount()))];
+        }
+        try {
+            service.fill(ids, n);
+        } catch (IdUnavailableException e) {
+            return notReady(res, e);
+        }
+        if (route == Route.IDS) {
+            return json(res, ApiJson.ids(out.reset(), service.layout(), ids, n,
+                    time.currentTimeMillis()));
+        }
+        out.reset().reserve(n * 22 + 10).raw(LEAN_IDS_OPEN);
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.quoted(ids[i]);
+        }
+        return json(res, out.raw(LEAN_IDS_CLOSE));
+    }
+
+    /** {@code count}: default 1, at most max-count; the message names the value and range. */
+    private int count(String text) {
+        if (text == null) {
+            return 1;
+        }
+        long n;
+        try {
+            n = IdService.parseCount(text);
+        } catch (IllegalArgumentException e) {
+            if (text.matches("-?\\d+")) {
+                throw new IllegalArgumentException("count must be from 1 to "
+                        + service.maxCount() + ", got " + text, e);
+            }
+            throw e;
+        }
+        IdService.checkCount(n, service.maxCount());
+        return (int) n;
+    }
+
+    private int decode(HttpServerRequest req, Route route) {
+        HttpServerResponse res = req.response();
+        int refused = access.refused(req, route, 0);
+        if (refused != 0) {
+            return refused;
+        }
+        boolean inPath = route == Route.ID_PARTS;
+        String text;
+        try {
+            if (inPath) {
+                Query.none(req.query());
+                text = Query.decodePath(req.path().substring(Route.ID_PARTS_PREFIX.length()));
+            } else {
+                text = Query.param(req.query(), "id");
+            }
+        } catch (IllegalArgumentException e) {
+            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        }
+        if (text == null || text.isEmpty()) {
+            return problem(res, Problem.BAD_PARAMETER, inPath
+                    ? "missing ID: the path must end in /api/v1/ids/{id}"
+                    : "missing query parameter id: /v1/id/decode?id=ID");
+        }
+        IdParts p;
+        try {
+            p = service.decode(text);
+        } catch (IllegalArgumentException e) {
+            return problem(res, Problem.MALFORMED_ID, e.getMessage());
+        }
+        out.reset();
+        return json(res, inPath ? ApiJson.parts(out, service.layout(), p)
+                : ApiJson.lean(out, service.layout(), p));
+    }
+
+    private static boolean hasLargeBody(HttpServerRequest req) {
+        String length = req.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (length != null) {
+            try {
+                return Long.parseLong(length.trim()) > MAX_BODY;
+            } catch (NumberFormatException e) {
+                return true;
+            }
+        }
+        return req.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
+    }
+
+    /** Requests the decoder refused: too long a URI or headers, or not HTTP at all. */
+    private void invalid(HttpServerRequest req) {
+        long start = time.nanoTime();
+        Throwable cause = req.decoderResult().cause();
+        Problem p = cause instanceof TooLongHttpLineException ? Problem.URI_TOO_LONG
+                : cause instanceof TooLongHttpHeaderException ? Problem.HEADERS_TOO_LARGE
+                : Problem.BAD_REQUEST;
+        String detail = switch (p) {
+            case URI_TOO_LONG -> "the request line is longer than " + MAX_REQUEST_LINE + " bytes";
+            case HEADERS_TOO_LARGE -> "the headers are larger than " + MAX_HEADERS + " bytes";
+            default -> "malformed request: " + (cause == null ? "unknown" : cause.getMessage());
+        };
+        problemAndClose(req, p, detail);
+        metrics.request(Route.INVALID, p.status(), time.nanoTime() - start);
+    }
+}

@@ -1,0 +1,130 @@
+package io.idmint.server;
+
+import io.idmint.GeneratorStatus;
+import io.idmint.IdCodec;
+import io.idmint.IdGenerator;
+import io.idmint.IdParts;
+import io.idmint.IdUnavailableException;
+import io.idmint.Layout;
+import java.util.function.LongConsumer;
+
+/**
+ * What every transport serves, once: HTTP and gRPC are thin adapters over it. Bad input throws
+ * {@link IllegalArgumentException} with a message naming it (HTTP 400, gRPC INVALID_ARGUMENT);
+ * no ID available throws {@link IdUnavailableException} (HTTP 503 + Retry-After, gRPC
+ * UNAVAILABLE). A rejected call issues nothing.
+ */
+final class IdService {
+
+    /** The largest max-count a server may be configured with. */
+    static final int MAX_COUNT_LIMIT = 1_000_000;
+
+    private final IdGenerator ids;
+    private final int maxCount;
+    private final LongConsumer issued;
+
+    IdService(IdGenerator ids, int maxCount) {
+        this(ids, maxCount, n -> { });
+    }
+
+    /**
+     * @param issued told how many IDs each successful call issued (for metrics); it runs on the
+     *     caller's thread and must return quickly
+     */
+    IdService(IdGenerator ids, int maxCount, LongConsumer issued) {
+        if (maxCount < 1 || maxCount > MAX_COUNT_LIMIT) {
+            throw new IllegalArgumentException("max-count must be from 1 to " + MAX_COUNT_LIMIT
+                    + ", got " + maxCount);
+        }
+        this.ids = ids;
+        this.maxCount = maxCount;
+        this.issued = issued;
+    }
+
+    /** One new ID. */
+    long nextId() {
+        long id = ids.nextId();
+        issued.accept(1);
+        return id;
+    }
+
+    /** The largest count one call may ask for. */
+    int maxCount() {
+        return maxCount;
+    }
+
+    /**
+     * {@code count} new IDs, increasing.
+     *
+     * @throws IllegalArgumentException when count is outside 1..max-count
+     */
+    long[] next(long count) {
+        checkCount(count, maxCount);
+        long[] out = new long[(int) count];
+        fill(out, out.length);
+        return out;
+    }
+
+    /**
+     * Fills {@code out[0..n)} with new IDs: for streams whose total may exceed max-count, and for
+     * callers that reuse one array (check the count first).
+     */
+    void fill(long[] out, int n) {
+        ids.nextIds(out, 0, n);
+        issued.accept(n);
+    }
+
+    /** Checks a count against a limit, naming both when it is out of range. */
+    static void checkCount(long count, long max) {
+        if (count < 1 || count > max) {
+            throw new IllegalArgumentException("count must be from 1 to " + max + ", got " + count);
+        }
+    }
+
+    /**
+     * Parses a count parameter.
+     *
+     * @throws IllegalArgumentException when it is not a whole number
+     */
+    static long parseCount(String text) {
+        // By hand rather than a regex: HTTP parses a count on every bulk request.
+        int start = text != null && text.startsWith("-") ? 1 : 0;
+        int digits = text == null ? 0 : text.length() - start;
+        boolean ok = digits >= 1 && digits <= 12;
+        for (int i = start; ok && i < text.length(); i++) {
+            char c = text.charAt(i);
+            ok = c >= '0' && c <= '9';
+        }
+        if (!ok) {
+            throw new IllegalArgumentException("count must be a whole number, got '" + text + "'");
+        }
+        return Long.parseLong(text);
+    }
+
+    /**
+     * The parts of an ID given as text (decimal, 0x hex or base32).
+     *
+     * @throws IllegalArgumentException when it is not an ID of this layout
+     */
+    IdParts decode(String text) {
+        if (text != null && text.length() > 1 && text.charAt(0) == '-'
+                && text.chars().skip(1).allMatch(c -> c >= '0' && c <= '9')) {
+            throw new IllegalArgumentException("'" + text + "' is negative; idmint IDs are "
+                    + "positive");
+        }
+        return decode(IdCodec.parseAny(text));
+    }
+
+    /** The parts of an ID. @throws IllegalArgumentException when it is not an ID of this layout */
+    IdParts decode(long id) {
+        return ids.layout().decode(id);
+    }
+
+    Layout layout() {
+        return ids.layout();
+    }
+
+    GeneratorStatus status() {
+        return ids.status();
+    }
+}

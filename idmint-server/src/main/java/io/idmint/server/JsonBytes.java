@@ -1,0 +1,132 @@
+package io.idmint.server;
+
+import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A reusable byte array that JSON responses are written into: IDs and numbers go in as ASCII
+ * digits with no String in between, and the result is copied once into the response buffer. Not
+ * thread-safe: each event loop owns one.
+ */
+final class JsonBytes {
+
+    /** Larger arrays are dropped after use, so one huge response does not pin its memory. */
+    private static final int KEEP = 1 << 20;
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MIN_LONG =
+            Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+
+    private final int initialCapacity;
+    private byte[] buf;
+    private int len;
+
+    JsonBytes(int initialCapacity) {
+        this.initialCapacity = initialCapacity;
+        this.buf = new byte[initialCapacity];
+    }
+
+    /** The bytes of an ASCII constant, for {@link #raw(byte[])}. */
+    static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    JsonBytes reset() {
+        len = 0;
+        return this;
+    }
+
+    /** Makes room for {@code n} more bytes. */
+    JsonBytes reserve(int n) {
+        if (len + n > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(len + n, buf.length * 2));
+        }
+        return this;
+    }
+
+    /** Appends bytes that are already JSON (a constant such as {@code ,"worker_id":}). */
+    JsonBytes raw(byte[] bytes) {
+        reserve(bytes.length);
+        System.arraycopy(bytes, 0, buf, len, bytes.length);
+        len += bytes.length;
+        return this;
+    }
+
+    JsonBytes raw(char c) {
+        reserve(1);
+        buf[len++] = (byte) c;
+        return this;
+    }
+
+    /** Appends a number in decimal. */
+    JsonBytes number(long v) {
+        if (v == Long.MIN_VALUE) {
+            return raw(MIN_LONG);
+        }
+        reserve(20);
+        if (v < 0) {
+            buf[len++] = '-';
+            v = -v;
+        }
+        int end = len + digits(v);
+        int p = end;
+        while (v >= 10) {
+            long q = v / 10;
+            buf[--p] = (byte) ('0' + (v - q * 10));
+            v = q;
+        }
+        buf[--p] = (byte) ('0' + v);
+        len = end;
+        return this;
+    }
+
+    /** Appends a number in decimal inside quotes: how JSON carries an ID. */
+    JsonBytes quoted(long v) {
+        return raw('"').number(v).raw('"');
+    }
+
+    /** Appends 16 lowercase hex digits, in quotes. */
+    JsonBytes quotedHex16(long v) {
+        reserve(18);
+        buf[len++] = '"';
+        for (int shift = 60; shift >= 0; shift -= 4) {
+            buf[len++] = HEX[(int) (v >>> shift) & 15];
+        }
+        buf[len++] = '"';
+        return this;
+    }
+
+    /** Appends any text as a JSON string literal. */
+    JsonBytes string(String s) {
+        return raw(Json.quote(s).getBytes(StandardCharsets.UTF_8));
+    }
+
+    int length() {
+        return len;
+    }
+
+    /** A copy of the bytes written, as a response body. */
+    Buffer toBuffer() {
+        Buffer b = Buffer.buffer(len).appendBytes(buf, 0, len);
+        if (buf.length > KEEP) {
+            buf = new byte[initialCapacity];
+        }
+        return b;
+    }
+
+    @Override
+    public String toString() {
+        return new String(buf, 0, len, StandardCharsets.UTF_8);
+    }
+
+    private static int digits(long v) {
+        long bound = 10;
+        for (int d = 1; d < 19; d++) {
+            if (v < bound) {
+                return d;
+            }
+            bound *= 10;
+        }
+        return 19;
+    }
+}

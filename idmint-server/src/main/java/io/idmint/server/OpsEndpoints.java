@@ -1,0 +1,119 @@
+package io.idmint.server;
+
+import io.idmint.GeneratorStatus;
+import io.idmint.Layout;
+import io.idmint.TimeSource;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * Operations endpoints: {@code /health/live}, {@code /health/ready}, {@code /metrics}, the status
+ * page {@code /} and the JSON it polls, {@code /api/v1/status}. None of them needs a token: they
+ * issue and decode nothing, and probes and scrapers carry none.
+ */
+final class OpsEndpoints {
+
+    private static final CharSequence PROMETHEUS_TEXT =
+            HttpHeaders.createOptimized("text/plain; version=0.0.4; charset=utf-8");
+    private static final CharSequence HTML =
+            HttpHeaders.createOptimized("text/html; charset=utf-8");
+    private static final CharSequence CSP = HttpHeaders.createOptimized("content-security-policy");
+    /** The page is self-contained: its own inline style and script, and calls to this server. */
+    private static final CharSequence PAGE_POLICY = HttpHeaders.createOptimized(
+            "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline';"
+                    + " connect-src 'self'");
+    private static final CharSequence NO_CACHE = HttpHeaders.createOptimized("no-cache");
+    private static final byte[] PAGE = page();
+    private static final String LIVE = "{\"status\":\"UP\"}";
+
+    private final IdService service;
+    private final Metrics metrics;
+    private final TimeSource time;
+
+    OpsEndpoints(IdService service, Metrics metrics, TimeSource time) {
+        this.service = service;
+        this.metrics = metrics;
+        this.time = time;
+    }
+
+    /** Answers a GET or HEAD on one of the operations routes; returns the status sent. */
+    int serve(Route route, HttpServerRequest req) {
+        HttpServerResponse res = req.response();
+        try {
+            if (route == Route.PAGE) {
+                // The page's own parameter: ?decode=ID fills the decode box and runs it.
+                Query.param(req.query(), "decode");
+            } else {
+                Query.none(req.query());
+            }
+        } catch (IllegalArgumentException e) {
+            return Responses.problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        }
+        switch (route) {
+            case LIVE:
+                return Responses.json(res, 200, LIVE);
+            case READY: {
+                GeneratorStatus s = service.status();
+                if (!s.ready()) {
+                    res.putHeader(Responses.RETRY_AFTER, "1");
+                }
+                return Responses.json(res, s.ready() ? 200 : 503, new Json()
+                        .add("state", s.state().name())
+                        .add("datacenter", s.datacenterId()).add("worker", s.workerId())
+                        .add("runway_ms", s.runwayMillis())
+                        .add("clock_offset_ms", s.clockOffsetMillis())
+                        .add("detail", s.detail()).toString());
+            }
+            case STATUS:
+                return Responses.json(res, 200, status());
+            case METRICS:
+                res.putHeader(HttpHeaders.CONTENT_TYPE, PROMETHEUS_TEXT)
+                        .end(Buffer.buffer(metrics.scrape()));
+                return 200;
+            case PAGE:
+                res.putHeader(HttpHeaders.CONTENT_TYPE, HTML).putHeader(CSP, PAGE_POLICY)
+                        .putHeader(Responses.CACHE_CONTROL, NO_CACHE)
+                        .end(Buffer.buffer(PAGE));
+                return 200;
+            default:
+                throw new IllegalStateException("not an operations route: " + route);
+        }
+    }
+
+    /**
+     * {@code GET /api/v1/status}: what the status page shows. {@code ids_issued} counts every
+     * transport since start; the page derives IDs per second from two polls and {@code now_ms}.
+     */
+    private String status() {
+        GeneratorStatus s = service.status();
+        Layout layout = service.layout();
+        return new Json().add("state", s.state().name())
+                .addRaw("ready", Boolean.toString(s.ready()))
+                .add("datacenter", s.datacenterId()).add("worker", s.workerId())
+                .add("layout", layout.toString()).add("layout_spec", layout.spec())
+                .add("epoch", ApiJson.iso(layout.epochMillis()))
+                .add("epoch_ms", layout.epochMillis())
+                .add("runway_ms", s.runwayMillis()).add("clock_offset_ms", s.clockOffsetMillis())
+                .add("detail", s.detail())
+                .add("ids_issued", metrics.issuedTotal())
+                .add("max_count", service.maxCount())
+                .add("now_ms", time.currentTimeMillis())
+                .toString();
+    }
+
+    private static byte[] page() {
+        try (InputStream in = OpsEndpoints.class.getResourceAsStream("status.html")) {
+            if (in == null) {
+                throw new IllegalStateException("status.html is missing from the build");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.idmint.server;
+
+/**
+ * The kinds of error the HTTP API answers, as RFC 9457 problem details
+ * ({@code application/problem+json}: {@code type, title, status, detail}). {@code about:blank}
+ * types mean nothing beyond their status; the others are stable names clients may match on.
+ */
+enum Problem {
+    BAD_PARAMETER(400, "urn:idmint:problem:bad-parameter", "Bad parameter"),
+    MALFORMED_ID(400, "urn:idmint:problem:malformed-id", "Malformed ID"),
+    BAD_REQUEST(400, "about:blank", "Bad Request"),
+    UNAUTHORIZED(401, "about:blank", "Unauthorized"),
+    FORBIDDEN(403, "about:blank", "Forbidden"),
+    NOT_FOUND(404, "about:blank", "Not Found"),
+    METHOD_NOT_ALLOWED(405, "about:blank", "Method Not Allowed"),
+    CONTENT_TOO_LARGE(413, "about:blank", "Content Too Large"),
+    URI_TOO_LONG(414, "about:blank", "URI Too Long"),
+    RATE_LIMITED(429, "urn:idmint:problem:rate-limited", "Too many IDs"),
+    HEADERS_TOO_LARGE(431, "about:blank", "Request Header Fields Too Large"),
+    INTERNAL(500, "about:blank", "Internal Server Error"),
+    NOT_READY(503, "urn:idmint:problem:not-ready", "No ID can be issued right now");
+
+    private final int status;
+    private final String type;
+    private final String title;
+
+    Problem(int status, String type, String title) {
+        this.status = status;
+        this.type = type;
+        this.title = title;
+    }
+
+    int status() {
+        return status;
+    }
+
+    /** The problem document for one occurrence; {@code detail} names the bad value. */
+    String json(String detail) {
+        return new Json().add("type", type).add("title", title).add("status", status)
+                .add("detail", detail).toString();
+    }
+}

@@ -1,0 +1,62 @@
+package io.idmint.server;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code idmint serve}: runs the server until SIGTERM (or Ctrl-C), then stops gracefully and
+ * exits 0. Prints one line to stdout once it is listening (see {@link Server#banner()}).
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs the server: HTTP/JSON, gRPC, health, metrics and a status page.",
+            "Stops gracefully on SIGTERM: in-flight requests finish (up to shutdown.grace),",
+            "then the worker is released with its final high-water mark."})
+final class ServeCommand implements Callable<Integer> {
+
+    private final Invocation invocation;
+
+    @Spec
+    CommandSpec spec;
+
+    ServeCommand(Invocation invocation) {
+        this.invocation = invocation;
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Config config = ConfigOptions.load(spec, invocation.env());
+        Server server = Server.start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server), "idmint-shutdown"));
+        OutputStream out = invocation.stdout();
+        out.write((server.banner() + "\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        server.awaitClosed();
+        return Main.OK;
+    }
+
+    /**
+     * Runs in the shutdown hook. A signal makes the JVM exit 128 + signal after its hooks;
+     * SIGTERM is how a server is meant to stop, so after a clean drain this halts with 0 (1 when
+     * the drain failed) instead. Only a signal gets here: serve never calls System.exit itself
+     * before the server is closed.
+     */
+    private static void stop(Server server) {
+        int code = Main.OK;
+        try {
+            server.close();
+            // Not through the log: its handlers may already be closed by their own hook.
+            System.err.println("idmint: stopped; worker released");
+        } catch (RuntimeException e) {
+            System.err.println("idmint: shutdown failed: " + e);
+            code = Main.FAILURE;
+        }
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(code);
+    }
+}

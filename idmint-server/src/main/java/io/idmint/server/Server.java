@@ -1,0 +1,236 @@
+package io.idmint.server;
+
+import io.idmint.GeneratorListener;
+import io.idmint.GeneratorStatus;
+import io.idmint.LeaseState;
+import io.idmint.TimeSource;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A running {@code idmint serve}: the generator, HTTP on Vert.x (one {@link HttpApi} per event
+ * loop, one event loop per core) and gRPC, started together and stopped together. Used by
+ * {@link ServeCommand} and, in-process, by the tests.
+ */
+final class Server implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Server.class.getName());
+    /** What the worker defaults to for serve (SPEC: the embedded default is worker 0). */
+    static final int DEFAULT_WORKER = 0;
+
+    private final Minter minter;
+    private final IdService service;
+    private final Vertx vertx;
+    private final List<String> deployments;
+    private final io.grpc.Server grpc;
+    private final String host;
+    private final int httpPort;
+    private final Duration grace;
+    private final TimeSource time;
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private boolean closing;
+
+    private Server(Minter minter, IdService service, Vertx vertx, List<String> deployments,
+            io.grpc.Server grpc, String host, int httpPort, Duration grace, TimeSource time) {
+        this.minter = minter;
+        this.service = service;
+        this.vertx = vertx;
+        this.deployments = deployments;
+        this.grpc = grpc;
+        this.host = host;
+        this.httpPort = httpPort;
+        this.grace = grace;
+        this.time = time;
+    }
+
+    /**
+     * Opens the generator and starts listening. A generator that cannot get a worker yet does
+     * not stop the start: the server answers 503 until it has one.
+     *
+     * @throws IllegalArgumentException naming a bad setting
+     * @throws IllegalStateException when the registry refuses this node or a port is taken
+     */
+    static Server start(Config config) {
+        Metrics metrics = new Metrics();
+        TimeSource time = TimeSource.system();
+        String host = config.get(Config.BIND);
+        Duration grace = config.get(Config.SHUTDOWN_GRACE);
+        long rate = config.get(Config.RATE_LIMIT);
+        int maxCount = config.get(Config.MAX_COUNT);
+        if (rate > 0 && rate < maxCount) {
+            throw new IllegalArgumentException("rate-limit " + rate + " must be 0 or at least "
+                    + "max-count (" + maxCount + "): a request for max-count IDs could never pass");
+        }
+        Minter minter = Minter.open(config, DEFAULT_WORKER, logging(metrics));
+        Vertx vertx = null;
+        io.grpc.Server grpc = null;
+        try {
+            IdService service = new IdService(minter.ids(), config.get(Config.MAX_COUNT),
+                    metrics::issued);
+            metrics.bind(service::status);
+            Access access = new Access(config.get(Config.AUTH_TOKEN),
+                    config.get(Config.AUTH_ADMIN_TOKEN), config.get(Config.RATE_LIMIT), time);
+            int loops = Runtime.getRuntime().availableProcessors();
+            vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+            Vertx v = vertx;
+            // Port 0 asks for any free port; Vert.x shares one random port among the instances
+            // only when it is asked for as a negative port.
+            int configured = config.get(Config.HTTP_PORT);
+            int listen = configured == 0 ? -1 : configured;
+            List<HttpApi> instances = new CopyOnWriteArrayList<>();
+            List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
+                HttpApi api = new HttpApi(service, access, metrics, time, host, listen, grace);
+                instances.add(api);
+                return api;
+            }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
+                    + configured));
+            int port = instances.get(0).port();
+            try {
+                grpc = GrpcApi.start(service, access, host, config.get(Config.GRPC_PORT));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
+                        + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
+            }
+            return new Server(minter, service, v, deployments, grpc, host, port, grace, time);
+        } catch (RuntimeException e) {
+            if (grpc != null) {
+                grpc.shutdownNow();
+            }
+            if (vertx != null) {
+                vertx.close();
+            }
+            minter.close();
+            throw e;
+        }
+    }
+
+    private static String await(Future<String> f, String what) {
+        try {
+            return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot " + what + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("cannot " + what + ": no answer in 30 s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while trying to " + what, e);
+        }
+    }
+
+    /** The metrics listener, plus a log line on every lease state change for operators. */
+    private static GeneratorListener logging(Metrics metrics) {
+        return new GeneratorListener() {
+            @Override
+            public void onStateChange(LeaseState from, LeaseState to, String detail) {
+                LOG.log(to == LeaseState.ACTIVE || to == LeaseState.RELEASED ? Level.INFO
+                        : Level.WARNING, "worker lease " + from + " -> " + to + ": " + detail);
+            }
+
+            @Override
+            public void onSequenceWait() {
+                metrics.onSequenceWait();
+            }
+
+            @Override
+            public void onClockBehind(long behindMillis) {
+                metrics.onClockBehind(behindMillis);
+            }
+        };
+    }
+
+    int httpPort() {
+        return httpPort;
+    }
+
+    int grpcPort() {
+        return grpc.getPort();
+    }
+
+    IdService service() {
+        return service;
+    }
+
+    /** The line {@code serve} prints once it is up; tests read the ports from it. */
+    String banner() {
+        GeneratorStatus s = service.status();
+        String h = host.contains(":") ? "[" + host + "]" : host;
+        return "idmint serving http://" + h + ":" + httpPort + " grpc " + h + ":" + grpcPort()
+                + " (datacenter " + s.datacenterId() + ", worker "
+                + (s.workerId() < 0 ? "none yet: " + s.detail() : s.workerId()) + ", layout "
+                + service.layout() + ")";
+    }
+
+    /** Blocks until {@link #close()} has finished. */
+    void awaitClosed() throws InterruptedException {
+        closed.await();
+    }
+
+    /**
+     * Stops gracefully: both listeners stop accepting at once, requests and calls in flight get
+     * up to the grace period to finish, then the worker is released with its final HWM. Safe to
+     * call twice and from two threads; the second call waits for the first.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closing) {
+                awaitQuietly();
+                return;
+            }
+            closing = true;
+        }
+        long deadline = time.nanoTime() + grace.toNanos();
+        try {
+            grpc.shutdown();
+            List<Future<Void>> undeploys = new ArrayList<>();
+            for (String id : deployments) {
+                undeploys.add(vertx.undeploy(id));
+            }
+            for (Future<Void> f : undeploys) {
+                awaitUntil(f, deadline);
+            }
+            if (!grpc.awaitTermination(Math.max(0, deadline - time.nanoTime()),
+                    TimeUnit.NANOSECONDS)) {
+                grpc.shutdownNow();
+            }
+            awaitUntil(vertx.close(), time.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            grpc.shutdownNow();
+        } finally {
+            minter.close();
+            closed.countDown();
+        }
+    }
+
+    private void awaitUntil(Future<?> f, long deadlineNanos) throws InterruptedException {
+        try {
+            f.toCompletionStage().toCompletableFuture()
+                    .get(Math.max(0, deadlineNanos - time.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // Past the grace period or failed: closing Vert.x below closes what is left.
+            LOG.log(Level.WARNING, "HTTP shutdown did not finish cleanly: " + e);
+        }
+    }
+
+    private void awaitQuietly() {
+        try {
+            closed.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,546 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.grpc.Context;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.MetadataUtils;
+import io.idmint.GeneratorStatus;
+import io.idmint.IdGenerator;
+import io.idmint.IdParts;
+import io.idmint.Layout;
+import io.idmint.LeaseState;
+import io.idmint.Snowflake;
+import io.idmint.TimeSource;
+import io.idmint.WorkerRegistries;
+import io.idmint.grpc.v1.DecodeRequest;
+import io.idmint.grpc.v1.DecodeResponse;
+import io.idmint.grpc.v1.IdServiceGrpc;
+import io.idmint.grpc.v1.IdServiceGrpc.IdServiceBlockingStub;
+import io.idmint.grpc.v1.NextIdsRequest;
+import io.idmint.grpc.v1.NextIdsResponse;
+import io.idmint.grpc.v1.StreamIdsRequest;
+import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.ManualTimeSource;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link GrpcApi} over a real Netty server on 127.0.0.1 and a real grpc-java client over a
+ * plaintext channel, with real generators on the {@code static:} registry.
+ */
+class GrpcApiIT {
+
+    private static final int MAX = 10_000;
+    private static final Layout SINGLE_WORKER = Layout.parse("time=41,sequence=12");
+
+    @TempDir
+    Path tmp;
+
+    /** Closed in reverse order after each test: channels, servers, generators, registries. */
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final List<Server> servers = new ArrayList<>();
+    private Server server;
+    private ManagedChannel channel;
+    private CountingGenerator ids;
+    private IdService service;
+
+    @AfterEach
+    void closeAll() throws Exception {
+        while (!resources.isEmpty()) {
+            resources.pop().close();
+        }
+        for (Server s : servers) {
+            assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    // ---------------------------------------------------------------- NextIds
+
+    @Test
+    void nextIds_one_returnsOneId() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+
+        NextIdsResponse r = blocking().nextIds(next(1));
+
+        assertThat(r.getIdsList()).hasSize(1);
+        assertThat(r.getIds(0)).isPositive();
+        assertThat(ids.issued()).isEqualTo(1);
+    }
+
+    @Test
+    void nextIds_maxCount_returnsMaxIncreasingIds() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+
+        NextIdsResponse r = blocking().nextIds(next(MAX));
+
+        assertThat(r.getIdsList()).hasSize(MAX).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
+    void nextIds_countOutOfRange_isInvalidArgumentNamingTheValueAndIssuesNothing()
+            throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+
+        for (int count : new int[] {0, -5, MAX + 1}) {
+            StatusRuntimeException e = failure(() -> blocking().nextIds(next(count)));
+
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+            assertThat(e.getStatus().getDescription()).contains("got " + count);
+        }
+        assertThat(ids.issued()).isZero();
+    }
+
+    // ---------------------------------------------------------------- StreamIds
+
+    @Test
+    void streamIds_quarterMillion_allIncreasingInBatchesOfAThousand() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+
+        Iterator<NextIdsResponse> it = blocking().streamIds(stream(250_000));
+        int batches = 0;
+        long count = 0;
+        long prev = 0;
+        while (it.hasNext()) {
+            NextIdsResponse r = it.next();
+            assertThat(r.getIdsCount()).isEqualTo(1000);
+            for (long id : r.getIdsList()) {
+                assertThat(id).isGreaterThan(prev); // increasing, so unique
+                prev = id;
+            }
+            batches++;
+            count += r.getIdsCount();
+        }
+
+        assertThat(batches).isEqualTo(250);
+        assertThat(count).isEqualTo(250_000);
+        assertThat(ids.issued()).isEqualTo(250_000);
+    }
+
+    @Test
+    void streamIds_maxCountBelowBatch_sendsBatchesOfMaxCount() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), 100);
+
+        List<Integer> sizes = new ArrayList<>();
+        blocking().streamIds(stream(250)).forEachRemaining(r -> sizes.add(r.getIdsCount()));
+
+        assertThat(sizes).containsExactly(100, 100, 50);
+    }
+
+    @Test
+    void streamIds_countOutOfRange_isInvalidArgumentAndIssuesNothing() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+
+        for (long count : new long[] {0, -1, GrpcApi.MAX_STREAM_COUNT + 1}) {
+            StatusRuntimeException e =
+                    failure(() -> blocking().streamIds(stream(count)).hasNext());
+
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+            assertThat(e.getStatus().getDescription()).contains("got " + count);
+        }
+        assertThat(ids.issued()).isZero();
+    }
+
+    @Test
+    void streamIds_clientCancels_serverStopsMinting() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+        Context.CancellableContext call = Context.current().withCancellation();
+        Iterator<NextIdsResponse> it = call.call(
+                () -> blocking().streamIds(stream(GrpcApi.MAX_STREAM_COUNT)));
+        for (int i = 0; i < 10; i++) {
+            assertThat(it.next().getIdsCount()).isEqualTo(1000);
+        }
+
+        call.cancel(null);
+        long issued = awaitQuiet(ids::issued);
+
+        // At most a flow-control window beyond what the client read, never the 100 million asked.
+        assertThat(issued).isBetween(10_000L, 2_000_000L);
+        // The server is still fine.
+        assertThat(blocking().nextIds(next(1)).getIdsCount()).isEqualTo(1);
+    }
+
+    @Test
+    void streamIds_slowClient_serverMintsOnlyAFlowControlWindowAhead() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+        AtomicInteger received = new AtomicInteger();
+        AtomicReference<ClientCallStreamObserver<StreamIdsRequest>> handle =
+                new AtomicReference<>();
+        CompletableFuture<Status> done = new CompletableFuture<>();
+        IdServiceGrpc.newStub(channel).streamIds(stream(GrpcApi.MAX_STREAM_COUNT),
+                new ClientResponseObserver<StreamIdsRequest, NextIdsResponse>() {
+                    @Override
+                    public void beforeStart(ClientCallStreamObserver<StreamIdsRequest> call) {
+                        handle.set(call);
+                        call.disableAutoRequestWithInitial(1);
+                    }
+
+                    @Override
+                    public void onNext(NextIdsResponse value) {
+                        received.incrementAndGet();
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        done.complete(Status.fromThrowable(t));
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        done.complete(Status.OK);
+                    }
+                });
+
+        long stalled = awaitQuiet(ids::issued);
+        assertThat(received).hasValue(1);
+        assertThat(stalled).isBetween(1000L, 2_000_000L);
+
+        handle.get().request(500); // reading on lets the server mint on
+        long resumed = awaitQuiet(ids::issued);
+        awaitQuiet(() -> (long) received.get());
+        assertThat(received).hasValue(501);
+        assertThat(resumed).isGreaterThan(stalled).isLessThan(stalled + 2_500_000L);
+
+        handle.get().cancel("test done", null);
+        assertThat(done.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.CANCELLED);
+    }
+
+    // ---------------------------------------------------------------- Decode
+
+    @Test
+    void decode_idFromNextIds_matchesIdService() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+        long id = blocking().nextIds(next(1)).getIds(0);
+
+        DecodeResponse r = blocking().decode(DecodeRequest.newBuilder().setId(id).build());
+
+        IdParts p = service.decode(id);
+        assertThat(r.getId()).isEqualTo(id);
+        assertThat(r.getTimestampMs()).isEqualTo(p.timestampMillis());
+        assertThat(r.getDatacenterId()).isEqualTo(p.datacenterId());
+        assertThat(r.getWorkerId()).isEqualTo(p.workerId());
+        assertThat(r.getSequenceNumber()).isEqualTo(p.sequence());
+        assertThat(r.getShardId()).isEqualTo(p.shardId());
+    }
+
+    @Test
+    void decode_negativeOrOutsideTheLayout_isInvalidArgument() throws Exception {
+        serve(SINGLE_WORKER, noAccess(), MAX); // 53 bits
+
+        for (long id : new long[] {-1, 1L << 60}) {
+            StatusRuntimeException e = failure(
+                    () -> blocking().decode(DecodeRequest.newBuilder().setId(id).build()));
+
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+            assertThat(e.getStatus().getDescription()).startsWith("ID ");
+        }
+    }
+
+    // ---------------------------------------------------------------- Not ready
+
+    @Test
+    void notReady_nextIdsAndStreamIds_areUnavailableWithRetryAfter() throws Exception {
+        IdGenerator holder = generator(SINGLE_WORKER); // takes the only worker ID
+        resources.push(holder);
+        serve(SINGLE_WORKER, noAccess(), MAX);
+        assertThat(ids.status().state()).isEqualTo(LeaseState.ACQUIRING);
+
+        StatusRuntimeException next = failure(() -> blocking().nextIds(next(5)));
+        StatusRuntimeException streamed =
+                failure(() -> blocking().streamIds(stream(5000)).hasNext());
+
+        for (StatusRuntimeException e : List.of(next, streamed)) {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+            assertThat(e.getStatus().getDescription())
+                    .isEqualTo("no worker ID held yet (NO_LEASE)");
+            assertThat(e.getTrailers().get(GrpcApi.RETRY_AFTER)).isEqualTo("1");
+        }
+        assertThat(ids.issued()).isZero();
+    }
+
+    // ---------------------------------------------------------------- Auth
+
+    @Test
+    void auth_noOrWrongToken_isUnauthenticatedOnEveryCall() throws Exception {
+        serve(Layout.SNOWFLAKE, tokens(), MAX);
+
+        List<IdServiceBlockingStub> stubs =
+                List.of(blocking(), as("wrong"), withHeader("api-secret")); // no "Bearer "
+        for (IdServiceBlockingStub stub : stubs) {
+            assertThat(failure(() -> stub.nextIds(next(1))).getStatus().getCode())
+                    .isEqualTo(Status.Code.UNAUTHENTICATED);
+            assertThat(failure(() -> stub.streamIds(stream(10)).hasNext()).getStatus().getCode())
+                    .isEqualTo(Status.Code.UNAUTHENTICATED);
+            assertThat(failure(() -> stub.decode(DecodeRequest.newBuilder().setId(1).build()))
+                    .getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+        }
+        assertThat(ids.issued()).isZero();
+    }
+
+    @Test
+    void auth_apiToken_mintsButMayNotDecode() throws Exception {
+        serve(Layout.SNOWFLAKE, tokens(), MAX);
+        IdServiceBlockingStub api = as("api-secret");
+
+        long id = api.nextIds(next(3)).getIds(2);
+        assertThat(api.streamIds(stream(10)).next().getIdsCount()).isEqualTo(10);
+        StatusRuntimeException e =
+                failure(() -> api.decode(DecodeRequest.newBuilder().setId(id).build()));
+
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+    }
+
+    @Test
+    void auth_adminToken_decodesAndMints() throws Exception {
+        serve(Layout.SNOWFLAKE, tokens(), MAX);
+        IdServiceBlockingStub admin = as("admin-secret");
+
+        long id = admin.nextIds(next(1)).getIds(0);
+        DecodeResponse r = admin.decode(DecodeRequest.newBuilder().setId(id).build());
+
+        assertThat(r.getTimestampMs()).isEqualTo(service.decode(id).timestampMillis());
+    }
+
+    // ---------------------------------------------------------------- Rate limit
+
+    @Test
+    void rateLimit_overTheClientsIdsPerSecond_isResourceExhaustedAndIssuesNothing()
+            throws Exception {
+        ManualTimeSource time = new ManualTimeSource(0);
+        serve(Layout.SNOWFLAKE, new Access(null, null, 100, time), MAX);
+
+        assertThat(blocking().nextIds(next(100)).getIdsCount()).isEqualTo(100);
+        StatusRuntimeException e = failure(() -> blocking().nextIds(next(1)));
+
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(e.getTrailers().get(GrpcApi.RETRY_AFTER)).isEqualTo("1");
+        assertThat(ids.issued()).isEqualTo(100);
+
+        time.advance(Duration.ofSeconds(1));
+        assertThat(blocking().nextIds(next(100)).getIdsCount()).isEqualTo(100);
+    }
+
+    @Test
+    void rateLimit_streamIsChargedPerBatch_andEndsWhenOver() throws Exception {
+        ManualTimeSource time = new ManualTimeSource(0);
+        serve(Layout.SNOWFLAKE, new Access(null, null, 2500, time), MAX);
+
+        Iterator<NextIdsResponse> it = blocking().streamIds(stream(5000));
+        int received = 0;
+        StatusRuntimeException e = null;
+        try {
+            while (it.hasNext()) {
+                received += it.next().getIdsCount();
+            }
+        } catch (StatusRuntimeException ex) {
+            e = ex;
+        }
+
+        assertThat(received).isEqualTo(2000);
+        assertThat(e).isNotNull();
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(e.getTrailers().get(GrpcApi.RETRY_AFTER)).isEqualTo("1");
+        assertThat(ids.issued()).isEqualTo(2000);
+    }
+
+    @Test
+    void rateLimit_belowTheBatchSize_streamsBatchesOfTheLimit() throws Exception {
+        ManualTimeSource time = new ManualTimeSource(0);
+        serve(Layout.SNOWFLAKE, new Access(null, null, 300, time), MAX);
+
+        List<Integer> sizes = new ArrayList<>();
+        StatusRuntimeException e = failure(
+                () -> {
+                    blocking().streamIds(stream(1000))
+                            .forEachRemaining(r -> sizes.add(r.getIdsCount()));
+                    return null;
+                });
+
+        assertThat(sizes).containsExactly(300);
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(e.getStatus().getDescription()).contains("300 IDs per second");
+    }
+
+    @Test
+    void rateLimit_withAuthOn_eachTokenHasItsOwnAllowance() throws Exception {
+        ManualTimeSource time = new ManualTimeSource(0);
+        serve(Layout.SNOWFLAKE, new Access("api-secret", "admin-secret", 100, time), MAX);
+
+        assertThat(as("api-secret").nextIds(next(100)).getIdsCount()).isEqualTo(100);
+        assertThat(failure(() -> as("api-secret").nextIds(next(1))).getStatus().getCode())
+                .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+
+        assertThat(as("admin-secret").nextIds(next(100)).getIdsCount()).isEqualTo(100);
+    }
+
+    // ---------------------------------------------------------------- Shutdown
+
+    @Test
+    void shutdown_awaitTermination_stopsTheServer() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+        assertThat(blocking().nextIds(next(1)).getIdsCount()).isEqualTo(1);
+
+        server.shutdown();
+
+        assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.isTerminated()).isTrue();
+        assertThat(failure(() -> blocking().nextIds(next(1))).getStatus().getCode())
+                .isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(ids.issued()).isEqualTo(1);
+    }
+
+    // ---------------------------------------------------------------- Helpers
+
+    /**
+     * Starts a generator (the second on {@link #tmp} when another holds the only worker ID), the
+     * service, a server on a free port and a channel to it.
+     */
+    private void serve(Layout layout, Access access, int maxCount) throws Exception {
+        ids = new CountingGenerator(generator(layout));
+        resources.push(ids);
+        service = new IdService(ids, maxCount);
+        server = GrpcApi.start(service, access, "127.0.0.1", 0);
+        servers.add(server);
+        resources.push(server::shutdownNow);
+        channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())
+                .usePlaintext()
+                .build();
+        resources.push(() -> {
+            channel.shutdownNow();
+            assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        });
+    }
+
+    private IdGenerator generator(Layout layout) {
+        WorkerRegistry registry = WorkerRegistries.local(tmp.resolve("data"));
+        resources.push(registry);
+        return Snowflake.newBuilder().layout(layout).registry(registry).build();
+    }
+
+    private static Access noAccess() {
+        return new Access(null, null, 0, TimeSource.system());
+    }
+
+    private static Access tokens() {
+        return new Access("api-secret", "admin-secret", 0, TimeSource.system());
+    }
+
+    private IdServiceBlockingStub blocking() {
+        return IdServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
+    private IdServiceBlockingStub as(String token) {
+        return withHeader("Bearer " + token);
+    }
+
+    private IdServiceBlockingStub withHeader(String authorization) {
+        Metadata headers = new Metadata();
+        headers.put(GrpcApi.AUTHORIZATION, authorization);
+        return blocking().withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    }
+
+    private static NextIdsRequest next(int count) {
+        return NextIdsRequest.newBuilder().setCount(count).build();
+    }
+
+    private static StreamIdsRequest stream(long count) {
+        return StreamIdsRequest.newBuilder().setCount(count).build();
+    }
+
+    private static StatusRuntimeException failure(Supplier<?> call) {
+        StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class, call::get);
+        assertThat(e).as("the call should have failed").isNotNull();
+        return e;
+    }
+
+    /**
+     * Waits until the server stops minting: the count is unchanged over 300 ms. This waits for
+     * another thread's work to settle, not for time, so there is no clock to drive instead.
+     */
+    private static long awaitQuiet(Supplier<Long> counter) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        // Settled = unchanged over four samples in a row (1.2 s): on a loaded machine the
+        // server's thread can pause for longer than one sample while it is still minting.
+        long now = counter.get();
+        int unchanged = 0;
+        while (unchanged < 4) {
+            assertThat(System.nanoTime()).as("minting never settled").isLessThan(deadline);
+            Thread.sleep(300);
+            long next = counter.get();
+            unchanged = next == now ? unchanged + 1 : 0;
+            now = next;
+        }
+        return now;
+    }
+
+    /** Counts the IDs the server really minted, to show what rejected and cancelled calls cost. */
+    private static final class CountingGenerator implements IdGenerator {
+        private final IdGenerator delegate;
+        private final AtomicLong issued = new AtomicLong();
+
+        CountingGenerator(IdGenerator delegate) {
+            this.delegate = delegate;
+        }
+
+        long issued() {
+            return issued.get();
+        }
+
+        @Override
+        public long nextId() {
+            long id = delegate.nextId();
+            issued.incrementAndGet();
+            return id;
+        }
+
+        @Override
+        public long nextId(long shardKey) {
+            long id = delegate.nextId(shardKey);
+            issued.incrementAndGet();
+            return id;
+        }
+
+        @Override
+        public void nextIds(long[] out, int from, int to) {
+            delegate.nextIds(out, from, to);
+            issued.addAndGet(to - from);
+        }
+
+        @Override
+        public Layout layout() {
+            return delegate.layout();
+        }
+
+        @Override
+        public GeneratorStatus status() {
+            return delegate.status();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class RouteTest {
+
+    @Test
+    void of_exactPaths() {
+        assertThat(Route.of("/v1/id")).isEqualTo(Route.LEAN_ID);
+        assertThat(Route.of("/v1/ids")).isEqualTo(Route.LEAN_IDS);
+        assertThat(Route.of("/v1/id/decode")).isEqualTo(Route.LEAN_DECODE);
+        assertThat(Route.of("/api/v1/ids")).isEqualTo(Route.IDS);
+        assertThat(Route.of("/api/v1/ids/123")).isEqualTo(Route.ID_PARTS);
+        assertThat(Route.of("/api/v1/ids/")).isEqualTo(Route.ID_PARTS);
+        assertThat(Route.of("/api/v1/status")).isEqualTo(Route.STATUS);
+        assertThat(Route.of("/health/live")).isEqualTo(Route.LIVE);
+        assertThat(Route.of("/health/ready")).isEqualTo(Route.READY);
+        assertThat(Route.of("/metrics")).isEqualTo(Route.METRICS);
+        assertThat(Route.of("/")).isEqualTo(Route.PAGE);
+    }
+
+    @Test
+    void of_anythingElse_isUnmatched() {
+        for (String path : new String[] {"", "/v1/id/", "/v1/ids/", "/api/v1/ids/1/2", "/V1/ID",
+            "/api/v1/segments/a/ids", "/api/segment/get/a", "/api/snowflake/get/a",
+            "/api/v1/codes", "/metrics/", "//"}) {
+            assertThat(Route.of(path)).as(path).isEqualTo(Route.UNMATCHED);
+        }
+    }
+
+    @Test
+    void mintingRoutes_allowOnlyGet() {
+        for (Route r : Route.values()) {
+            assertThat(r.allow()).as(r.label()).isEqualTo(r.mints() ? "GET" : "GET, HEAD");
+        }
+        assertThat(Route.LEAN_ID.mints()).isTrue();
+        assertThat(Route.LEAN_DECODE.admin()).isTrue();
+        assertThat(Route.ID_PARTS.admin()).isTrue();
+        assertThat(Route.IDS.admin()).isFalse();
+    }
+}

@@ -1,0 +1,278 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.idmint.Layout;
+import io.idmint.grpc.v1.IdServiceGrpc;
+import io.idmint.grpc.v1.NextIdsRequest;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code idmint serve} as users run it: the shaded jar in its own JVM, stopped with SIGTERM.
+ * Plus the start-up failures, run in-process through the same command line.
+ */
+class ServeIT {
+
+    private static final Pattern BANNER = Pattern.compile("idmint serving http://127\\.0\\.0\\.1:"
+            + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+) \\(datacenter 0, worker (\\d+), layout "
+            + "snowflake\\)");
+    private static final Layout LAYOUT = Layout.SNOWFLAKE;
+
+    private static Path jar;
+
+    @TempDir
+    Path tmp;
+
+    private final List<Process> processes = new ArrayList<>();
+
+    @BeforeAll
+    static void findJar() {
+        String path = System.getProperty("idmint.jar");
+        assertThat(path).as("system property idmint.jar (set by failsafe)").isNotNull();
+        jar = Path.of(path);
+        assertThat(jar).exists();
+    }
+
+    @AfterEach
+    void killLeftovers() {
+        processes.forEach(Process::destroyForcibly);
+    }
+
+    @Test
+    void sigterm_releasesTheWorker_andARestartContinuesWithoutDuplicates() throws Exception {
+        Path data = tmp.resolve("data");
+        Path state = data.resolve("workers/default/worker-0-0.state");
+
+        Running first = start(data, "first");
+        assertThat(first.worker).isZero();
+        List<Long> firstIds = fetch(first.http, 3);
+        // gRPC is served by the same process, from the same generator.
+        firstIds.addAll(grpcIds(first.grpcPort, 500));
+        assertThat(new HashSet<>(firstIds)).hasSize(firstIds.size());
+        long firstLast = Collections.max(firstIds);
+
+        assertThat(stop(first)).isZero();
+        assertThat(Files.readString(first.stderr)).contains("idmint: stopped; worker released");
+        // Released with the last issued time, not left at a reservation seconds ahead.
+        assertThat(hwm(state)).isEqualTo(LAYOUT.decode(firstLast).timestampMillis());
+
+        Running second = start(data, "second");
+        assertThat(second.worker).isZero();
+        List<Long> secondIds = fetch(second.http, 3);
+        assertThat(Collections.min(secondIds)).isGreaterThan(firstLast);
+        assertThat(LAYOUT.decode(secondIds.get(0)).workerId()).isZero();
+
+        // SIGTERM under load: every answer that arrives is a whole 200, none a 503 from a
+        // generator closed too early, and the release still records the last issued time.
+        List<Long> underLoad = new CopyOnWriteArrayList<>();
+        List<String> failures = new CopyOnWriteArrayList<>();
+        AtomicBoolean stopped = new AtomicBoolean();
+        Thread load = new Thread(() -> hammer(second.port, underLoad, failures, stopped));
+        load.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (underLoad.size() < 5_000 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(stop(second)).isZero();
+        stopped.set(true);
+        load.join(TimeUnit.SECONDS.toMillis(20));
+
+        assertThat(failures).isEmpty();
+        assertThat(underLoad).hasSizeGreaterThanOrEqualTo(5_000);
+        Set<Long> all = new HashSet<>(firstIds);
+        all.addAll(secondIds);
+        all.addAll(underLoad);
+        assertThat(all).hasSize(firstIds.size() + secondIds.size() + underLoad.size());
+        long lastMillis = LAYOUT.decode(Collections.max(underLoad)).timestampMillis();
+        assertThat(hwm(state)).isBetween(lastMillis, lastMillis + 1000);
+    }
+
+    // ---------------------------------------------------------------- start-up failures
+
+    @Test
+    void badValue_exits2NamingKeyAndValue() {
+        Cli.Result r = Cli.run("serve", "--http-port", "70000", "--data-dir",
+                tmp.toString());
+
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).contains("http-port '70000'").contains("port from 0 to 65535");
+    }
+
+    @Test
+    void unknownConfigFileKey_exits2NamingIt() throws IOException {
+        Path file = Files.writeString(tmp.resolve("idmint.properties"), "http-prot=1\n");
+
+        Cli.Result r = Cli.run("serve", "--config", file.toString());
+
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).contains("unknown key http-prot");
+    }
+
+    @Test
+    void badEnvironmentValue_exits2NamingIt() {
+        Cli.Result r = Cli.run(Map.of("IDMINT_MAX_COUNT", "0"), "serve", "--data-dir",
+                tmp.toString());
+
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).contains("max-count '0' (from environment variable "
+                + "IDMINT_MAX_COUNT)");
+    }
+
+    @Test
+    void portTaken_exits1_andReleasesTheWorker() throws IOException {
+        String data = tmp.resolve("data").toString();
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Cli.Result r = Cli.run("serve", "--http-port", Integer.toString(taken.getLocalPort()),
+                    "--grpc-port", "0", "--bind", "127.0.0.1", "--data-dir", data);
+
+            assertThat(r.exitCode()).as(r.err()).isEqualTo(Main.FAILURE);
+            assertThat(r.err()).contains("cannot listen for HTTP on 127.0.0.1:"
+                    + taken.getLocalPort());
+        }
+        Cli.Result next = Cli.run("next", "--worker", "0", "--data-dir", data);
+        assertThat(next.exitCode()).as(next.err()).isZero();
+        assertThat(LAYOUT.decode(Long.parseLong(next.out().trim())).workerId()).isZero();
+    }
+
+    @Test
+    void help_listsTheServerFlags() {
+        Cli.Result r = Cli.run("serve", "--help");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("--http-port", "--grpc-port", "--bind", "--max-count",
+                "--auth-token", "--auth-admin-token", "--rate-limit", "--shutdown-grace",
+                "--registry", "--datacenter", "--layout", "--data-dir", "--config");
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private record Running(Process process, int port, int grpcPort, int worker, Http http,
+            Path stderr) {
+    }
+
+    private Running start(Path data, String name) throws Exception {
+        Path stderr = tmp.resolve(name + ".stderr");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-jar", jar.toString(), "serve", "--http-port", "0", "--grpc-port",
+                "0", "--bind", "127.0.0.1", "--data-dir", data.toString())
+                .redirectError(stderr.toFile()).start();
+        processes.add(p);
+        BlockingQueue<String> lines = new ArrayBlockingQueue<>(16);
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                    p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.offer(line);
+                }
+            } catch (IOException e) {
+                // The process is gone; the test fails on the missing line.
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        String banner = lines.poll(30, TimeUnit.SECONDS);
+        assertThat(banner).as("banner; stderr: %s", Files.readString(stderr)).isNotNull();
+        Matcher m = BANNER.matcher(banner);
+        assertThat(m.matches()).as(banner).isTrue();
+        int port = Integer.parseInt(m.group(1));
+        return new Running(p, port, Integer.parseInt(m.group(2)),
+                Integer.parseInt(m.group(3)), new Http(port), stderr);
+    }
+
+    /** SIGTERM, then the exit code, which must come within a few seconds. */
+    private static int stop(Running r) throws InterruptedException {
+        r.process.destroy();
+        assertThat(r.process.waitFor(10, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
+        return r.process.exitValue();
+    }
+
+    /** {@code batches} of 1000 IDs and one single ID, in the order received. */
+    private static List<Long> fetch(Http http, int batches) {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < batches; i++) {
+            for (Object o : (List<?>) http.get("/v1/ids?count=1000").json().get("ids")) {
+                ids.add(Long.parseLong((String) o));
+            }
+        }
+        ids.add(Long.parseLong((String) http.get("/v1/id").json().get("id")));
+        return ids;
+    }
+
+    /**
+     * Asks for batches of 100 until the server stops answering. A connection refused or closed
+     * ends the loop; any answer that is not a 200 with 100 IDs is a failure.
+     */
+    private static void hammer(int port, List<Long> ids, List<String> failures,
+            AtomicBoolean stopped) {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/v1/ids?count=100")).timeout(Duration.ofSeconds(10)).build();
+        while (!stopped.get()) {
+            HttpResponse<String> r;
+            try {
+                r = client.send(req, HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            List<?> batch = r.statusCode() == 200
+                    ? (List<?>) MiniJson.object(r.body()).get("ids") : List.of();
+            if (batch.size() != 100) {
+                failures.add(r.statusCode() + " " + r.body());
+                return;
+            }
+            batch.forEach(o -> ids.add(Long.parseLong((String) o)));
+        }
+    }
+
+    private static List<Long> grpcIds(int port, int count) throws InterruptedException {
+        ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port)
+                .usePlaintext().build();
+        try {
+            return IdServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .nextIds(NextIdsRequest.newBuilder().setCount(count).build()).getIdsList();
+        } finally {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static long hwm(Path state) throws IOException {
+        Matcher m = Pattern.compile("(?m)^hwm=(\\d+)$").matcher(Files.readString(state));
+        assertThat(m.find()).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+}

@@ -1,0 +1,115 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idmint.IdCodec;
+import io.idmint.IdParts;
+import io.idmint.Layout;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The status page in a real headless Chromium (Debian's {@code chromium}, which
+ * {@code scripts/test} installs): the page loads, polls the status, and decodes an ID given in
+ * its URL ({@code ?decode=}) through the same code as the Decode button; the test reads the DOM
+ * Chromium ends with.
+ */
+class StatusPageIT {
+
+    private static final String CHROMIUM = "/usr/bin/chromium";
+
+    @TempDir
+    static Path data;
+
+    @TempDir
+    Path profile;
+
+    private static Server server;
+    private static Http http;
+
+    @BeforeAll
+    static void start() {
+        assertThat(Path.of(CHROMIUM)).as("Chromium is needed: apt-get install -y chromium "
+                + "(scripts/test installs it)").isExecutable();
+        server = TestServers.start(data);
+        http = new Http(server.httpPort());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void page_showsIdentityLeaseAndRate_andDecodesTheIdFromItsUrl() throws Exception {
+        // Issue some IDs, so that the page has a rate to show.
+        for (int i = 0; i < 3; i++) {
+            http.get("/v1/ids?count=1000");
+        }
+        long id = Long.parseLong((String) http.get("/v1/id").json().get("id"));
+        IdParts p = Layout.SNOWFLAKE.decode(id);
+
+        String dom = dumpDom("/?decode=" + IdCodec.BASE32.format(id));
+
+        assertThat(dom).contains("id=\"decode\" data-state=\"ok\"");
+        assertThat(dom).contains(dd("d-value", Long.toString(id)),
+                dd("d-hex", IdCodec.HEX.format(id)),
+                dd("d-timestamp", ApiJson.iso(p.timestampMillis())),
+                dd("d-timestamp-ms", Long.toString(p.timestampMillis())),
+                dd("d-datacenter", "0"), dd("d-worker", "0"),
+                dd("d-sequence", Long.toString(p.sequence())));
+        assertThat(dom).contains("<dl id=\"decode-result\">").contains("<p id=\"decode-error\" "
+                + "role=\"alert\" hidden=\"\">");
+        assertThat(dom).contains(dd("datacenter", "0"), dd("worker", "0"),
+                dd("layout", "snowflake"), dd("epoch", "2026-01-01T00:00:00.000Z"),
+                dd("lease-state", "ACTIVE (issuing)"));
+        assertThat(dom).contains("<span id=\"state\" class=\"badge ACTIVE\">ACTIVE</span>");
+        assertThat(dom).containsPattern("id=\"runway\">\\d+\\.\\d s<");
+        assertThat(dom).containsPattern("id=\"clock-offset\">-?\\d+ ms<");
+        assertThat(dom).containsPattern("id=\"rate\">[0-9,]+<");
+        assertThat(dom).containsPattern("id=\"issued\">[0-9,]+<");
+    }
+
+    @Test
+    void page_showsTheProblemDetailForABadId() throws Exception {
+        String dom = dumpDom("/?decode=0xzz");
+
+        assertThat(dom).contains("id=\"decode\" data-state=\"error\"");
+        assertThat(dom).contains("'0xzz' is not a hex ID");
+        assertThat(dom).contains("<dl id=\"decode-result\" hidden=\"\">");
+    }
+
+    private static String dd(String id, String text) {
+        return "<dd id=\"" + id + "\">" + text + "</dd>";
+    }
+
+    /** Loads the page in headless Chromium, lets its script run, and returns the final DOM. */
+    private String dumpDom(String path) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(CHROMIUM, "--headless", "--no-sandbox",
+                "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + profile, "--virtual-time-budget=5000", "--dump-dom",
+                http.base() + path));
+        Path err = profile.resolve("stderr.txt");
+        Process chromium = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        String dom = new String(chromium.getInputStream().readAllBytes(),
+                StandardCharsets.UTF_8);
+        if (!chromium.waitFor(60, TimeUnit.SECONDS)) {
+            chromium.destroyForcibly();
+            throw new AssertionError("chromium did not finish in 60 s");
+        }
+        assertThat(chromium.exitValue()).as(Files.readString(err)).isZero();
+        return dom;
+    }
+}

@@ -1,0 +1,458 @@
+package io.idmint.zookeeper;
+
+import io.idmint.spi.Claim;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.WorkerRecord;
+import io.idmint.spi.WorkerRegistry;
+import io.idmint.zookeeper.ZkNodes.Owner;
+import io.idmint.zookeeper.ZkSession.Node;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.KeeperException.Code;
+
+/**
+ * Worker IDs leased from ZooKeeper (layout in {@link ZkNodes}). The fencing token is the
+ * {@code Stat.version} of the worker's persistent HWM znode: every step is one {@code multi()}
+ * whose {@code setData} is conditional on it, and a claim rewrites the HWM (same value) so that
+ * it moves the version and fences every earlier holder. The ephemeral owner znode only says
+ * whether the worker is taken; its version is 0 after every re-creation, so it is no fence.
+ *
+ * <p>The store must promise what ZooKeeper promises: writes are linearizable (acknowledged by a
+ * quorum, applied in one order) and conditional on the version atomically, with all the
+ * operations of a {@code multi()} applied together or not at all.
+ *
+ * <p>Answers that were lost (connection dropped mid-call) are reconciled, never retried blindly:
+ * an owner znode that a claim or release may have left behind is deleted by the next claim
+ * ({@link #orphans}), and a holder whose own extend landed unacknowledged may go on from the
+ * version it moved to, but only while its owner znode still carries its claim's nonce
+ * ({@link #unacked}).
+ */
+final class ZkRegistry implements WorkerRegistry {
+
+    /** Passes over the pool when every attempt lost a race to another claimer. */
+    private static final int MAX_PASSES = 3;
+    /** Never-used worker IDs (HWM 0, the coldest) tried per pass. */
+    private static final int MAX_FRESH = 8;
+
+    /** A claim this registry made: its owner znode's nonce and the session that created it. */
+    private record Held(String nonce, long sessionId) {
+    }
+
+    /** A free worker with a stored HWM, as read. */
+    private record Stored(long hwm, int worker, Node node) {
+    }
+
+    private final ZkSession zk;
+    private final ZkNodes nodes;
+    /** Owner znode path → this registry's latest claim of that worker. */
+    private final Map<String, Held> held = new ConcurrentHashMap<>();
+    /** Owner znode path → nonce of an owner znode this registry may have left behind. */
+    private final Map<String, String> orphans = new ConcurrentHashMap<>();
+    /** HWM znode path → the token its holder still has while a write of it had a lost answer. */
+    private final Map<String, Long> unacked = new ConcurrentHashMap<>();
+
+    ZkRegistry(ZkUri uri) {
+        this.zk = new ZkSession(uri);
+        this.nodes = new ZkNodes(uri.chroot());
+    }
+
+    ZkSession session() {
+        return zk;
+    }
+
+    @Override
+    public Claim claim(ClaimRequest req) throws RegistryException {
+        String ns = req.namespace();
+        int dc = req.datacenterId();
+        nodes.namespace(ns);
+        CuratorFramework c = zk.ready(req.leaseTtlMillis());
+        sweepOrphans(c);
+        zk.createOrCompare(c, nodes.layout(ns), req.layoutSpec(), stored -> "namespace " + ns
+                + " uses layout '" + stored + "', not '" + req.layoutSpec() + "'");
+        if (!req.datacenterName().isEmpty()) {
+            zk.createOrCompare(c, nodes.name(ns, dc), req.datacenterName(), stored -> "datacenter "
+                    + dc + " is '" + stored + "' in namespace " + ns + ", not '"
+                    + req.datacenterName() + "'");
+        }
+        zk.ensure(c, nodes.hwms(ns, dc));
+        zk.ensure(c, nodes.owners(ns, dc));
+        for (int pass = 1;; pass++) {
+            Set<Integer> owned = workerIds(c, nodes.owners(ns, dc), req.maxWorkerId());
+            Set<Integer> stored = workerIds(c, nodes.hwms(ns, dc), req.maxWorkerId());
+            // The preferred worker if free, then never-used ones (HWM 0), then the coldest.
+            List<Integer> first = new ArrayList<>();
+            int preferred = req.preferredWorkerId();
+            if (preferred >= 0 && !owned.contains(preferred)) {
+                first.add(preferred);
+            }
+            for (int w = 0; w <= req.maxWorkerId() && first.size() <= MAX_FRESH; w++) {
+                if (w != preferred && !owned.contains(w) && !stored.contains(w)) {
+                    first.add(w);
+                }
+            }
+            boolean raced = false;
+            for (int w : first) {
+                Node n = stored.contains(w) ? zk.readOrNull(c, nodes.hwm(ns, dc, w)) : null;
+                Claim got = n != null ? takeStored(c, req, w, n) : takeFresh(c, req, w);
+                if (got != null) {
+                    return got;
+                }
+                raced = true;
+            }
+            List<String> paths = new ArrayList<>();
+            for (int w : stored) {
+                if (!owned.contains(w) && !first.contains(w)) {
+                    paths.add(nodes.hwm(ns, dc, w));
+                }
+            }
+            Map<String, Node> read = zk.readAll(c, paths);
+            List<Stored> coldest = new ArrayList<>();
+            for (Map.Entry<String, Node> e : read.entrySet()) {
+                String path = e.getKey();
+                coldest.add(new Stored(ZkNodes.decodeHwm(path, e.getValue().data()),
+                        Integer.parseInt(path.substring(path.lastIndexOf('/') + 1)), e.getValue()));
+            }
+            coldest.sort(Comparator.comparingLong(Stored::hwm).thenComparingInt(Stored::worker));
+            for (Stored x : coldest) {
+                Claim got = takeStored(c, req, x.worker(), x.node());
+                if (got != null) {
+                    return got;
+                }
+                raced = true;
+            }
+            if (!raced) {
+                throw new RegistryException(Kind.POOL_FULL, "all " + (req.maxWorkerId() + 1)
+                        + " worker IDs of datacenter " + dc + " in namespace " + ns
+                        + " are held");
+            }
+            if (pass == MAX_PASSES) {
+                throw new RegistryException(Kind.UNAVAILABLE, "other nodes took every free worker "
+                        + "ID of datacenter " + dc + " first, " + MAX_PASSES + " times; retry");
+            }
+        }
+    }
+
+    /** Claims a worker whose HWM znode exists: rewrites the HWM if its version is the one read. */
+    private Claim takeStored(CuratorFramework c, ClaimRequest req, int w, Node n)
+            throws RegistryException {
+        String hwm = nodes.hwm(req.namespace(), req.datacenterId(), w);
+        long hwmMillis = ZkNodes.decodeHwm(hwm, n.data());
+        String nonce = UUID.randomUUID().toString();
+        return commitClaim(c, req, w, hwmMillis, nonce, () -> List.of(
+                ownerOp(c, req, w, nonce),
+                c.transactionOp().setData().withVersion(n.stat().getVersion())
+                        .forPath(hwm, n.data())));
+    }
+
+    /** Claims a never-used worker: create its HWM znode (0), then write it like any claim. */
+    private Claim takeFresh(CuratorFramework c, ClaimRequest req, int w) throws RegistryException {
+        String hwm = nodes.hwm(req.namespace(), req.datacenterId(), w);
+        byte[] zero = ZkNodes.encodeHwm(0);
+        String nonce = UUID.randomUUID().toString();
+        return commitClaim(c, req, w, 0, nonce, () -> List.of(
+                c.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(hwm, zero),
+                ownerOp(c, req, w, nonce),
+                c.transactionOp().setData().withVersion(0).forPath(hwm, zero)));
+    }
+
+    private CuratorOp ownerOp(CuratorFramework c, ClaimRequest req, int w, String nonce)
+            throws Exception {
+        Owner o = new Owner(nonce, zk.sessionTimeoutMillis(c), req.holder());
+        return c.transactionOp().create().withMode(CreateMode.EPHEMERAL)
+                .forPath(nodes.owner(req.namespace(), req.datacenterId(), w), o.encode());
+    }
+
+    private interface Ops {
+        List<CuratorOp> get() throws Exception;
+    }
+
+    /** Runs a claim's multi(); null when another claimer got there first. */
+    private Claim commitClaim(CuratorFramework c, ClaimRequest req, int w, long hwmMillis,
+            String nonce, Ops ops) throws RegistryException {
+        String owner = nodes.owner(req.namespace(), req.datacenterId(), w);
+        long session = zk.sessionId(c);
+        try {
+            List<CuratorTransactionResult> rs = c.transaction().forOperations(ops.get());
+            long token = rs.get(rs.size() - 1).getResultStat().getVersion();
+            held.put(owner, new Held(nonce, session));
+            unacked.remove(nodes.hwm(req.namespace(), req.datacenterId(), w));
+            return new Claim(req.namespace(), req.datacenterId(), w, token, hwmMillis,
+                    req.leaseTtlMillis());
+        } catch (Exception e) {
+            if (ZkSession.outcomeUnknown(e)) {
+                // The owner znode may exist in this session with nobody using it.
+                orphans.put(owner, nonce);
+            } else {
+                Code code = ((KeeperException) e).code();
+                if (code == Code.NODEEXISTS || code == Code.BADVERSION || code == Code.NONODE) {
+                    return null;
+                }
+            }
+            throw zk.unavailable("claiming worker " + w, e);
+        }
+    }
+
+    @Override
+    public long extend(Claim claim, long untilMillis) throws RegistryException {
+        CuratorFramework c = zk.ready(claim.leaseTtlMillis());
+        String hwm = hwmOf(claim);
+        String owner = ownerOf(claim);
+        Held h = held.get(owner);
+        if (h != null && h.sessionId() != zk.sessionId(c)) {
+            if (held.remove(owner, h)) {
+                // If the old session is not yet gone on the server, its owner znode still is ours.
+                orphans.put(owner, h.nonce());
+            }
+            throw new RegistryException(Kind.LEASE_LOST, describe(claim) + ": the ZooKeeper "
+                    + "session that claimed it expired, and its ephemeral owner znode with it");
+        }
+        Node n = readHwm(c, claim);
+        int version = baseVersion(c, claim, n);
+        byte[] next = ZkNodes.encodeHwm(Math.max(ZkNodes.decodeHwm(hwm, n.data()), untilMillis));
+        try {
+            List<CuratorTransactionResult> rs = c.transaction().forOperations(
+                    c.transactionOp().check().forPath(owner),
+                    c.transactionOp().setData().withVersion(version).forPath(hwm, next));
+            unacked.remove(hwm);
+            return rs.get(1).getResultStat().getVersion();
+        } catch (Exception e) {
+            if (ZkSession.outcomeUnknown(e)) {
+                answerLost(claim);
+            } else if (ZkSession.failedOp(e) == 0) {
+                throw new RegistryException(Kind.LEASE_LOST, describe(claim) + ": its ephemeral "
+                        + "owner znode is gone (the session that claimed it expired)");
+            } else if (((KeeperException) e).code() == Code.BADVERSION) {
+                throw fenced(claim, -1);
+            }
+            throw zk.unavailable("extending " + describe(claim), e);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The claim is dead afterwards whatever the outcome: when the store did not answer, the
+     * owner znode may outlive the release in this session (the core does not retry one), so the
+     * next claim deletes it.
+     */
+    @Override
+    public void release(Claim claim, long finalHwmMillis) throws RegistryException {
+        String owner = ownerOf(claim);
+        Held h = held.get(owner);
+        try {
+            writeFinalHwm(claim, finalHwmMillis);
+        } catch (RegistryException e) {
+            if (e.kind() == Kind.UNAVAILABLE && h != null) {
+                orphans.put(owner, h.nonce());
+            }
+            throw e;
+        }
+        if (h != null) {
+            held.remove(owner, h);
+        }
+        unacked.remove(hwmOf(claim));
+    }
+
+    private void writeFinalHwm(Claim claim, long finalHwmMillis) throws RegistryException {
+        String hwm = hwmOf(claim);
+        String owner = ownerOf(claim);
+        CuratorFramework c = zk.ready(claim.leaseTtlMillis());
+        int version = baseVersion(c, claim, readHwm(c, claim));
+        byte[] last = ZkNodes.encodeHwm(Math.max(finalHwmMillis, claim.hwmMillis()));
+        try {
+            try {
+                c.transaction().forOperations(
+                        c.transactionOp().setData().withVersion(version).forPath(hwm, last),
+                        c.transactionOp().delete().forPath(owner));
+            } catch (KeeperException e) {
+                if (ZkSession.failedOp(e) != 1 || e.code() != Code.NONODE) {
+                    throw e;
+                }
+                // The claiming session expired and took the owner znode; the version is still
+                // this holder's, so no one has claimed since: write the final HWM alone.
+                c.transaction().forOperations(
+                        c.transactionOp().setData().withVersion(version).forPath(hwm, last));
+            }
+        } catch (Exception e) {
+            if (!ZkSession.outcomeUnknown(e) && ((KeeperException) e).code() == Code.BADVERSION) {
+                throw fenced(claim, -1);
+            }
+            throw zk.unavailable("releasing " + describe(claim), e);
+        }
+    }
+
+    /**
+     * Records that a write of this claim's HWM may have landed although its answer was lost, so
+     * that the holder, still holding the claim's token, can go on from the version it moved to.
+     */
+    void answerLost(Claim claim) {
+        unacked.putIfAbsent(hwmOf(claim), claim.token());
+    }
+
+    /**
+     * The version to write against: the claim's token, or, after this holder's own writes lost
+     * their answers, the version they moved it to.
+     *
+     * @throws RegistryException LEASE_LOST when anyone else may have written since the token
+     */
+    private int baseVersion(CuratorFramework c, Claim claim, Node hwmNode)
+            throws RegistryException {
+        int version = hwmNode.stat().getVersion();
+        if (version == claim.token()) {
+            return version;
+        }
+        Long pending = unacked.get(hwmOf(claim));
+        Held h = held.get(ownerOf(claim));
+        if (pending != null && pending == claim.token() && h != null && version > claim.token()) {
+            // Read after the HWM: if the owner znode still carries this claim's nonce, it has
+            // existed since the claim, so no one else could claim in between and every version
+            // up to the one read came from this holder's writes. A later write fails the
+            // multi() below, which is conditional on the version read.
+            Node o = zk.readOrNull(c, ownerOf(claim));
+            if (o != null && Owner.decode(ownerOf(claim), o.data()).nonce().equals(h.nonce())) {
+                return version;
+            }
+        }
+        throw fenced(claim, version);
+    }
+
+    @Override
+    public List<WorkerRecord> list(String namespace) throws RegistryException {
+        String dcs = nodes.datacenters(namespace);
+        CuratorFramework c = zk.ready(0);
+        List<int[]> workers = new ArrayList<>();
+        List<String> paths = new ArrayList<>();
+        for (String d : zk.childrenOrEmpty(c, dcs)) {
+            if (!d.matches("\\d{1,9}")) {
+                continue;
+            }
+            int dc = Integer.parseInt(d);
+            Set<Integer> ids = workerIds(c, nodes.hwms(namespace, dc), Integer.MAX_VALUE);
+            ids.addAll(workerIds(c, nodes.owners(namespace, dc), Integer.MAX_VALUE));
+            for (int w : ids) {
+                workers.add(new int[] {dc, w});
+                paths.add(nodes.hwm(namespace, dc, w));
+                paths.add(nodes.owner(namespace, dc, w));
+            }
+        }
+        Map<String, Node> read = zk.readAll(c, paths);
+        Map<Long, WorkerRecord> out = new TreeMap<>();
+        for (int[] x : workers) {
+            String hwmPath = nodes.hwm(namespace, x[0], x[1]);
+            String ownerPath = nodes.owner(namespace, x[0], x[1]);
+            Node h = read.get(hwmPath);
+            Node o = read.get(ownerPath);
+            if (h == null && o == null) {
+                continue;
+            }
+            long hwm = h == null ? 0 : ZkNodes.decodeHwm(hwmPath, h.data());
+            String holder = "";
+            long expires = 0;
+            if (o != null) {
+                Owner owner = Owner.decode(ownerPath, o.data());
+                holder = owner.holder().isEmpty() ? "unknown" : owner.holder();
+                // An estimate: ZooKeeper expires a session that long after the server last heard
+                // from its client; the last renewal (HWM write) or the claim stands for that.
+                long last = Math.max(o.stat().getCtime(), h == null ? 0 : h.stat().getMtime());
+                expires = last + owner.sessionTimeoutMillis();
+            }
+            out.put(((long) x[0] << 32) | x[1], new WorkerRecord(x[0], x[1], hwm, holder, expires));
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    @Override
+    public void close() {
+        zk.close();
+    }
+
+    @Override
+    public String toString() {
+        return "ZkRegistry[" + zk + "]";
+    }
+
+    /**
+     * Deletes owner znodes that this registry created for claims nobody uses. The owner znode is
+     * read after the HWM and deleted only if the HWM version is still the one read: an owner
+     * znode with our nonce proves that no one claimed in between, and the version check proves
+     * that no one claimed since (an owner znode re-created by another claimer looks the same).
+     */
+    private void sweepOrphans(CuratorFramework c) throws RegistryException {
+        for (Map.Entry<String, String> e : orphans.entrySet()) {
+            String owner = e.getKey();
+            String hwm = ZkNodes.hwmOfOwner(owner);
+            Node h = zk.readOrNull(c, hwm);
+            Node o = h == null ? null : zk.readOrNull(c, owner);
+            if (o != null && Owner.decode(owner, o.data()).nonce().equals(e.getValue())) {
+                try {
+                    c.transaction().forOperations(
+                            c.transactionOp().check().withVersion(h.stat().getVersion())
+                                    .forPath(hwm),
+                            c.transactionOp().delete().forPath(owner));
+                } catch (Exception ex) {
+                    if (ZkSession.outcomeUnknown(ex)) {
+                        throw zk.unavailable("deleting stale owner znode " + owner, ex);
+                    }
+                    // gone or claimed meanwhile: nothing of ours left to delete
+                }
+            }
+            orphans.remove(owner, e.getValue());
+        }
+    }
+
+    private Set<Integer> workerIds(CuratorFramework c, String dir, int maxWorkerId)
+            throws RegistryException {
+        Set<Integer> ids = new HashSet<>();
+        for (String name : zk.childrenOrEmpty(c, dir)) {
+            if (name.matches("\\d{1,10}")) {
+                long w = Long.parseLong(name);
+                if (w <= maxWorkerId) {
+                    ids.add((int) w);
+                }
+            }
+        }
+        return ids;
+    }
+
+    private Node readHwm(CuratorFramework c, Claim claim) throws RegistryException {
+        Node n = zk.readOrNull(c, hwmOf(claim));
+        if (n == null) {
+            throw new RegistryException(Kind.LEASE_LOST, describe(claim) + ": its HWM znode "
+                    + hwmOf(claim) + " is gone (HWM znodes must never be deleted)");
+        }
+        return n;
+    }
+
+    private RegistryException fenced(Claim claim, int version) {
+        return new RegistryException(Kind.LEASE_LOST, describe(claim) + ": fencing token "
+                + claim.token() + " is stale (HWM znode version "
+                + (version < 0 ? "moved" : "is " + version) + "): another node claimed it");
+    }
+
+    private String hwmOf(Claim claim) {
+        return nodes.hwm(claim.namespace(), claim.datacenterId(), claim.workerId());
+    }
+
+    private String ownerOf(Claim claim) {
+        return nodes.owner(claim.namespace(), claim.datacenterId(), claim.workerId());
+    }
+
+    private static String describe(Claim claim) {
+        return "worker " + claim.workerId() + " of datacenter " + claim.datacenterId()
+                + " in namespace " + claim.namespace();
+    }
+}

@@ -1,0 +1,23 @@
+package io.idmint.zookeeper;
+
+import io.idmint.spi.WorkerRegistry;
+import io.idmint.spi.WorkerRegistryProvider;
+import java.nio.file.Path;
+
+/**
+ * Serves {@code zk://host:port[,host:port…][/chroot][?timeout=5s&session=30s]}: worker IDs leased
+ * from a ZooKeeper ensemble through Curator. See {@link ZkUri} for the options.
+ */
+public final class ZkRegistryProvider implements WorkerRegistryProvider {
+
+    @Override
+    public String scheme() {
+        return "zk";
+    }
+
+    /** Parses the URI at once; the ZooKeeper client starts with the first registry call. */
+    @Override
+    public WorkerRegistry open(String uri, Path dataDir) {
+        return new ZkRegistry(ZkUri.parse(uri));
+    }
+}

@@ -1,0 +1,165 @@
+package io.idmint.zookeeper;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A parsed {@code zk:} registry URI:
+ * {@code zk://host:port[,host:port…][/chroot][?timeout=5s&session=30s]}.
+ *
+ * <ul>
+ *   <li>hosts: the ensemble, as ZooKeeper's connect string; the port defaults to 2181.</li>
+ *   <li>chroot: the znode under which every namespace lives; default {@code /idmint}. Segments
+ *       are {@code A-Z a-z 0-9 . _ -}, and the chroot cannot be {@code /} or under
+ *       {@code /zookeeper}.</li>
+ *   <li>{@code timeout}: how long one registry call waits for a connection or an answer before it
+ *       fails as UNAVAILABLE (Curator's connection timeout and the ZooKeeper client's request
+ *       timeout); default 5 s. A call made while the connection is suspended fails at once.</li>
+ *   <li>{@code session}: the ZooKeeper session timeout, i.e. how long a crashed holder keeps its
+ *       worker ID; default the lease TTL of the first claim (30 s when the first call is a list).
+ *       The server clamps it to its {@code minSessionTimeout..maxSessionTimeout} (by default
+ *       2..20 ticks, 4..40 s with ZooKeeper's usual {@code tickTime=2000}).</li>
+ * </ul>
+ *
+ * Durations are a whole number with {@code ms}, {@code s} or {@code m}.
+ *
+ * @param connectString the ensemble, {@code host:port,host:port}
+ * @param chroot the base znode, e.g. {@code /idmint}
+ * @param timeoutMillis the per-call timeout
+ * @param sessionMillis the session timeout, or 0 for the lease TTL of the first claim
+ */
+record ZkUri(String connectString, String chroot, int timeoutMillis, int sessionMillis) {
+
+    static final String DEFAULT_CHROOT = "/idmint";
+    static final int DEFAULT_TIMEOUT_MILLIS = 5_000;
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)");
+    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
+    private static final Pattern HOST =
+            Pattern.compile("([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(?::(\\d{1,5}))?");
+
+    /**
+     * Parses a URI.
+     *
+     * @throws IllegalArgumentException naming the bad part
+     */
+    static ZkUri parse(String uri) {
+        String prefix = "zk://";
+        if (uri == null || !uri.regionMatches(true, 0, prefix, 0, prefix.length())) {
+            throw bad(uri, "must start with zk://, e.g. zk://127.0.0.1:2181/idmint");
+        }
+        String rest = uri.substring(prefix.length());
+        String query = "";
+        int q = rest.indexOf('?');
+        if (q >= 0) {
+            query = rest.substring(q + 1);
+            rest = rest.substring(0, q);
+        }
+        int slash = rest.indexOf('/');
+        String hosts = slash >= 0 ? rest.substring(0, slash) : rest;
+        String path = slash >= 0 ? rest.substring(slash) : "";
+        Map<String, String> options = options(uri, query);
+        String timeout = options.get("timeout");
+        String session = options.get("session");
+        return new ZkUri(connectString(uri, hosts), chroot(uri, path),
+                timeout == null ? DEFAULT_TIMEOUT_MILLIS : millis(uri, "timeout", timeout),
+                session == null ? 0 : millis(uri, "session", session));
+    }
+
+    /** Whether the session timeout follows the first claim's lease TTL. */
+    boolean sessionFromLease() {
+        return sessionMillis == 0;
+    }
+
+    @Override
+    public String toString() {
+        return "zk://" + connectString + chroot;
+    }
+
+    private static String connectString(String uri, String hosts) {
+        if (hosts.isEmpty()) {
+            throw bad(uri, "names no host; write zk://host:port[,host:port…]/chroot");
+        }
+        if (hosts.contains("@")) {
+            throw bad(uri, "user information ('" + hosts.substring(0, hosts.indexOf('@'))
+                    + "@') is not supported");
+        }
+        List<String> out = new ArrayList<>();
+        for (String h : hosts.split(",", -1)) {
+            Matcher m = HOST.matcher(h.trim());
+            if (!m.matches()) {
+                throw bad(uri, "host '" + h + "' is not host[:port]");
+            }
+            int port = m.group(2) == null ? 2181 : Integer.parseInt(m.group(2));
+            if (port < 1 || port > 65_535) {
+                throw bad(uri, "port " + port + " of host '" + h + "' is not 1..65535");
+            }
+            out.add(m.group(1) + ":" + port);
+        }
+        return String.join(",", out);
+    }
+
+    private static String chroot(String uri, String path) {
+        if (path.isEmpty() || path.equals("/")) {
+            return DEFAULT_CHROOT;
+        }
+        String p = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        String[] segments = p.substring(1).split("/", -1);
+        for (String s : segments) {
+            if (!SEGMENT.matcher(s).matches() || s.equals(".") || s.equals("..")) {
+                throw bad(uri, "chroot '" + path + "': segment '" + s + "' must be "
+                        + "A-Z a-z 0-9 . _ - (not '.' or '..')");
+            }
+        }
+        if (segments[0].equals("zookeeper")) {
+            throw bad(uri, "chroot '" + path + "' is inside ZooKeeper's own /zookeeper tree");
+        }
+        return p;
+    }
+
+    private static Map<String, String> options(String uri, String query) {
+        Map<String, String> seen = new HashMap<>();
+        if (!query.isEmpty()) {
+            for (String pair : query.split("&", -1)) {
+                int eq = pair.indexOf('=');
+                String key = (eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(Locale.ROOT);
+                if (!key.equals("timeout") && !key.equals("session")) {
+                    throw bad(uri, "unknown option '" + key + "'; options are timeout and session");
+                }
+                if (eq < 0) {
+                    throw bad(uri, "option '" + key + "' has no value, e.g. " + key + "=5s");
+                }
+                if (seen.put(key, pair.substring(eq + 1)) != null) {
+                    throw bad(uri, "option '" + key + "' is given twice");
+                }
+            }
+        }
+        return seen;
+    }
+
+    private static int millis(String uri, String key, String value) {
+        Matcher m = DURATION.matcher(value.trim());
+        if (!m.matches()) {
+            throw bad(uri, key + "=" + value + " is not a duration such as 500ms, 5s or 1m");
+        }
+        long n = Long.parseLong(m.group(1));
+        Duration d = switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            default -> Duration.ofMinutes(n);
+        };
+        if (d.toMillis() < 1 || d.compareTo(Duration.ofHours(1)) > 0) {
+            throw bad(uri, key + "=" + value + " must be between 1ms and 60m");
+        }
+        return (int) d.toMillis();
+    }
+
+    private static IllegalArgumentException bad(String uri, String why) {
+        return new IllegalArgumentException("registry '" + uri + "': " + why);
+    }
+}

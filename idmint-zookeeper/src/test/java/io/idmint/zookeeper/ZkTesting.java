@@ -1,0 +1,124 @@
+package io.idmint.zookeeper;
+
+import io.idmint.WorkerRegistries;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
+import org.apache.zookeeper.ZooKeeper;
+
+/** Real ZooKeeper servers in this JVM (Curator's curator-test), bound to 127.0.0.1, and helpers. */
+final class ZkTesting {
+
+    private ZkTesting() {
+    }
+
+    /**
+     * A spec with a short tick (fast session expiry and elections) and session timeouts from
+     * 200 ms to 60 s, so that tests can use leases of a few seconds.
+     */
+    static InstanceSpec spec(int serverId, int tickMillis) {
+        return new InstanceSpec(null, -1, -1, -1, true, serverId, tickMillis, 0,
+                Map.of("clientPortAddress", "127.0.0.1", "minSessionTimeout", "200",
+                        "maxSessionTimeout", "60000", "admin.enableServer", "false"),
+                "127.0.0.1");
+    }
+
+    /** A started single server. */
+    static TestingServer server() throws Exception {
+        return new TestingServer(spec(-1, 100), true);
+    }
+
+    /** A started ensemble of {@code n} servers. */
+    static TestingCluster cluster(int n) throws Exception {
+        List<InstanceSpec> specs = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            specs.add(spec(i, 200));
+        }
+        TestingCluster cluster = new TestingCluster(specs);
+        cluster.start();
+        return cluster;
+    }
+
+    static ZkRegistry open(String connectString, String options) {
+        return (ZkRegistry) WorkerRegistries.open("zk://" + connectString + "/idmint-it"
+                + (options.isEmpty() ? "" : "?" + options), Path.of("unused"));
+    }
+
+    /** The registry's Curator client (started by its first call). */
+    static CuratorFramework curator(ZkRegistry registry) {
+        return registry.session().curatorForTests();
+    }
+
+    /**
+     * Expires a client's session on the server at once, the way a server does when the client
+     * has been silent too long: another handle joins the session and closes it.
+     */
+    static void expireOnServer(CuratorFramework client, String connectString) throws Exception {
+        ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+        CountDownLatch joined = new CountDownLatch(1);
+        ZooKeeper other = new ZooKeeper(connectString, 10_000, e -> {
+            if (e.getState() == KeeperState.SyncConnected) {
+                joined.countDown();
+            }
+        }, zk.getSessionId(), zk.getSessionPasswd());
+        try {
+            if (!joined.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("could not join session " + zk.getSessionId());
+            }
+        } finally {
+            other.close();
+        }
+    }
+
+    /** Polls until the condition holds; fails after the deadline. */
+    static long await(String what, long timeoutMillis, BooleanSupplier condition)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + timeoutMillis + " ms: " + what);
+            }
+            Thread.sleep(20);
+        }
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /** The client port of the ensemble member that leads, by the {@code srvr} command. */
+    static InstanceSpec leader(TestingCluster cluster) throws Exception {
+        for (InstanceSpec s : cluster.getInstances()) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", s.getPort()), 2_000);
+                socket.setSoTimeout(2_000);
+                OutputStream out = socket.getOutputStream();
+                out.write("srvr".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                BufferedReader in = new BufferedReader(new InputStreamReader(
+                        socket.getInputStream(), StandardCharsets.US_ASCII));
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    if (line.equals("Mode: leader")) {
+                        return s;
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // not answering: not the leader
+            }
+        }
+        throw new AssertionError("no member of " + cluster.getConnectString() + " leads");
+    }
+}

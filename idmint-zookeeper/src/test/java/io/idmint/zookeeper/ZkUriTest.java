@@ -1,0 +1,58 @@
+package io.idmint.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class ZkUriTest {
+
+    @Test
+    void parse_everything() {
+        ZkUri u = ZkUri.parse("zk://10.0.0.1:2181,zk-2.example:2182,[::1]:2183/ids/prod"
+                + "?timeout=2s&session=500ms");
+        assertThat(u.connectString()).isEqualTo("10.0.0.1:2181,zk-2.example:2182,[::1]:2183");
+        assertThat(u.chroot()).isEqualTo("/ids/prod");
+        assertThat(u.timeoutMillis()).isEqualTo(2_000);
+        assertThat(u.sessionMillis()).isEqualTo(500);
+        assertThat(u.sessionFromLease()).isFalse();
+    }
+
+    @Test
+    void parse_defaults() {
+        ZkUri u = ZkUri.parse("ZK://zk1");
+        assertThat(u.connectString()).isEqualTo("zk1:2181");
+        assertThat(u.chroot()).isEqualTo("/idmint");
+        assertThat(u.timeoutMillis()).isEqualTo(5_000);
+        assertThat(u.sessionFromLease()).isTrue();
+        assertThat(ZkUri.parse("zk://zk1/").chroot()).isEqualTo("/idmint");
+        assertThat(ZkUri.parse("zk://zk1/a/").chroot()).isEqualTo("/a");
+        assertThat(ZkUri.parse("zk://zk1?session=1m").sessionMillis()).isEqualTo(60_000);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "etcd://h:1/x|must start with zk://",
+        "zk:///x|names no host",
+        "zk://u@h:1/x|user information",
+        "zk://h:99999/x|port 99999",
+        "zk://h:1,,h:2/x|host ''",
+        "zk://h:1/a/../b|segment '..'",
+        "zk://h:1/a//b|segment ''",
+        "zk://h:1/zookeeper/x|/zookeeper",
+        "zk://h:1/x?ttl=3s|unknown option 'ttl'",
+        "zk://h:1/x?timeout|option 'timeout' has no value",
+        "zk://h:1/x?timeout=1s&timeout=2s|given twice",
+        "zk://h:1/x?timeout=2|timeout=2 is not a duration",
+        "zk://h:1/x?session=0s|between 1ms and 60m",
+        "zk://h:1/x?session=2h|not a duration",
+    })
+    void parse_badUri_namesTheBadPart(String uri, String message) {
+        assertThatThrownBy(() -> ZkUri.parse(uri))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(uri)
+                .hasMessageContaining(message);
+    }
+}
