@@ -262,8 +262,8 @@ final class LeasedWorker implements AutoCloseable {
         long last = generator.retire(new IdUnavailableException(reason, why, Duration.ofSeconds(1)));
         Claim c = claim;
         claim = null;
-        quietRelease(c, finalHwm(c, last));
         setState(LeaseState.LOST, why);
+        quietRelease(c, finalHwm(c, last));
     }
 
     private long finalHwm(Claim c, long lastTick) {

@@ -15,7 +15,9 @@ final class ApiJson {
 
     private static final byte[] IDS_OPEN = JsonBytes.ascii("{\"ids\":[");
     private static final byte[] GENERATED_AT = JsonBytes.ascii("],\"generated_at\":");
-    private static final byte[] VALUE_STRING = JsonBytes.ascii("{\"value_string\":");
+    private static final byte[] VALUE_STRING = JsonBytes.ascii("\"value_string\":");
+    private static final byte[] CODE = JsonBytes.ascii("{\"code\":");
+    private static final byte[] KEY_VERSION = JsonBytes.ascii(",\"key_version\":");
     private static final byte[] VALUE_HEX = JsonBytes.ascii(",\"value_hex\":");
     private static final byte[] TIMESTAMP_MS = JsonBytes.ascii(",\"breakdown\":{\"timestamp_ms\":");
     private static final byte[] DATACENTER_ID = JsonBytes.ascii(",\"datacenter_id\":");
@@ -57,7 +59,22 @@ final class ApiJson {
         return parts(out, hasShard(layout), p);
     }
 
+    /**
+     * {@code GET /api/v1/codes/{code}}: {@code {"code":…,"key_version":…,"value_string":…,
+     * "value_hex":…,"breakdown":{…}}}.
+     */
+    static JsonBytes codeParts(JsonBytes out, Layout layout, String code, int keyVersion,
+            IdParts p) {
+        out.raw(CODE).string(code).raw(KEY_VERSION).number(keyVersion).raw(',');
+        return fields(out, hasShard(layout), p);
+    }
+
     private static JsonBytes parts(JsonBytes out, boolean shard, IdParts p) {
+        return fields(out.raw('{'), shard, p);
+    }
+
+    /** The fields of {@link #parts}, after its opening brace. */
+    private static JsonBytes fields(JsonBytes out, boolean shard, IdParts p) {
         out.raw(VALUE_STRING).quoted(p.id()).raw(VALUE_HEX).quotedHex16(p.id())
                 .raw(TIMESTAMP_MS).number(p.timestampMillis())
                 .raw(DATACENTER_ID).number(p.datacenterId())

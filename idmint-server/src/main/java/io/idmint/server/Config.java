@@ -151,16 +151,46 @@ final class Config {
     static final Key<Duration> SHUTDOWN_GRACE = key("shutdown.grace", "10s", "DURATION",
             "how long in-flight requests may finish after SIGTERM", Config::duration);
 
+    static final Key<String> CODES_KEY = key("codes.key", null, "HEX",
+            "AES key for codes (32 or 64 hex digits); no default key, never printed",
+            Config::codesKey);
+    static final Key<Path> CODES_KEY_FILE = key("codes.key-file", null, "FILE",
+            "file holding the codes key as 32 or 64 hex digits (instead of codes.key)",
+            Path::of);
+    static final Key<Integer> CODES_KEY_VERSION = key("codes.key-version", "1", "N",
+            "key version of codes.key, 0 to 31: the first symbol of every new code",
+            Config::keyVersion);
+    static final Key<java.util.SortedMap<Integer, String>> CODES_OLD_KEYS = key("codes.old-keys",
+            null, "V:HEX,...", "retired codes keys, still accepted for decoding: "
+                    + "version:hex,version:hex; never printed", Config::oldKeys);
+    static final Key<Boolean> CODES_DEV = key("codes.dev", "false", "BOOL",
+            "development only: a random codes key each start, so codes change on restart",
+            Config::bool);
+    static final Key<Long> FLAKE_WORKER = key("flake.worker", null, "N|MAC",
+            "worker of 128-bit flakes: 0 to 2^48-1 or a MAC address (aa:bb:cc:dd:ee:ff), "
+                    + "unique per process", Config::flakeWorker);
+
     /** The keys a command that mints IDs reads. */
     static final List<Key<?>> MINT_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
             REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD,
-            LEASE_TTL, LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION);
+            LEASE_TTL, LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION, CODES_KEY,
+            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER);
+
+    /** The keys {@code decode} reads: the layout and the keys that decode codes. */
+    static final List<Key<?>> DECODE_KEYS = List.of(LAYOUT, CODES_KEY, CODES_KEY_FILE,
+            CODES_KEY_VERSION, CODES_OLD_KEYS);
+
+    /** Keys whose values {@code idmint config} never prints. */
+    static boolean secret(Key<?> key) {
+        return key.name().startsWith("auth.") || key == CODES_KEY || key == CODES_OLD_KEYS;
+    }
 
     /** The keys {@code serve} reads: the minting keys and the server's own. */
     static final List<Key<?>> SERVE_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
             REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD, LEASE_TTL,
             LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION, HTTP_PORT, GRPC_PORT, BIND,
-            MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN, RATE_LIMIT, SHUTDOWN_GRACE);
+            MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN, RATE_LIMIT, SHUTDOWN_GRACE, CODES_KEY,
+            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER);
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
 
@@ -225,7 +255,8 @@ final class Config {
         try {
             return key.parse(s.value());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key.name() + " '" + s.value() + "' (from "
+            String shown = secret(key) ? "(hidden)" : s.value();
+            throw new IllegalArgumentException(key.name() + " '" + shown + "' (from "
                     + s.source() + ") is not valid: " + e.getMessage(), e);
         }
     }
@@ -343,6 +374,71 @@ final class Config {
             case "continue" -> ClockPolicy.CONTINUE;
             default -> throw new IllegalArgumentException("expected fail or continue");
         };
+    }
+
+    /** A codes key as hex: checked here, turned into bytes where codes are built. */
+    static String codesKey(String text) {
+        io.idmint.codes.Keys.fromHex(text);
+        return text.strip();
+    }
+
+    static int keyVersion(String text) {
+        String s = text.trim();
+        if (s.isEmpty() || s.length() > 2 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Integer.parseInt(s) > 31) {
+            throw new IllegalArgumentException("expected a key version from 0 to 31");
+        }
+        return Integer.parseInt(s);
+    }
+
+    /** {@code version:hex,version:hex}; messages never repeat the hex. */
+    static java.util.SortedMap<Integer, String> oldKeys(String text) {
+        java.util.SortedMap<Integer, String> keys = new java.util.TreeMap<>();
+        for (String entry : text.split(",")) {
+            String e = entry.strip();
+            int colon = e.indexOf(':');
+            if (colon < 0) {
+                throw new IllegalArgumentException("expected version:hex entries separated by "
+                        + "commas, such as 1:<32 or 64 hex digits>");
+            }
+            int version = keyVersion(e.substring(0, colon));
+            if (keys.containsKey(version)) {
+                throw new IllegalArgumentException("key version " + version + " appears twice");
+            }
+            try {
+                keys.put(version, codesKey(e.substring(colon + 1)));
+            } catch (IllegalArgumentException x) {
+                throw new IllegalArgumentException("key version " + version + ": "
+                        + x.getMessage(), x);
+            }
+        }
+        return Collections.unmodifiableSortedMap(keys);
+    }
+
+    static boolean bool(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0" -> false;
+            default -> throw new IllegalArgumentException("expected true or false");
+        };
+    }
+
+    private static final Pattern MAC = Pattern.compile(
+            "\\p{XDigit}{2}([:-]\\p{XDigit}{2}){5}");
+
+    /** A 128-bit flake worker: a whole number below 2^48, or a MAC address. */
+    static long flakeWorker(String text) {
+        String s = text.trim();
+        if (MAC.matcher(s).matches()) {
+            return Long.parseLong(s.replace(":", "").replace("-", ""), 16);
+        }
+        if (s.isEmpty() || s.length() > 15 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Long.parseLong(s) > io.idmint.formats.Flake128.MAX_WORKER_ID) {
+            throw new IllegalArgumentException("expected a whole number from 0 to "
+                    + io.idmint.formats.Flake128.MAX_WORKER_ID + " (48 bits) or a MAC address "
+                    + "such as 02:42:ac:11:00:02");
+        }
+        return Long.parseLong(s);
     }
 
     static String text(String text) {

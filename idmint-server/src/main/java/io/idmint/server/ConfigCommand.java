@@ -38,7 +38,7 @@ final class ConfigCommand implements Callable<Integer> {
             for (Config.Key<?> key : Config.keys()) {
                 Config.Setting s = config.setting(key);
                 String value = s == null ? "-"
-                        : key.name().startsWith("auth.") ? "(hidden)" : s.value();
+                        : Config.secret(key) ? "(hidden)" : s.value();
                 out.print(String.format(Locale.ROOT, "%-20s %-30s %s%n", key.name(), value,
                         s == null ? "not set" : s.source()));
             }

@@ -18,7 +18,12 @@ import picocli.CommandLine.Spec;
             "Fields: {\"id\":\"…\",\"timestamp_ms\":…,\"timestamp\":\"ISO-8601\","
                     + "\"datacenter_id\":…,\"worker_id\":…,\"sequence_number\":…}",
             "and \"shard_id\" when the layout has a shard field.",
-            "Prints nothing when any ID is bad."})
+            "A code (15 symbols, hyphens optional; needs the key) adds \"code\" and "
+                    + "\"key_version\".",
+            "Without --kind the shape decides: 36 characters with hyphens: UUIDv7; 24 hex "
+                    + "digits: ObjectId; 32 hex digits: 128-bit flake; 15 symbols not all "
+                    + "digits, or with hyphens: code; else an ID.",
+            "Prints nothing when any input is bad."})
 final class DecodeCommand implements Callable<Integer> {
 
     private final Invocation invocation;
@@ -27,8 +32,17 @@ final class DecodeCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "ID",
-            description = "decimal, 0x hex, or 13 Crockford base32 symbols")
+            description = "decimal, 0x hex, or 13 Crockford base32 symbols; or a code, UUIDv7, "
+                    + "ObjectId or 128-bit flake")
     List<String> inputs;
+
+    @picocli.CommandLine.Option(names = "--kind", paramLabel = "KIND",
+            description = "read every input as this: snowflake, code, uuid7, objectid or "
+                    + "flake128 (default: by its shape)")
+    String kind;
+
+    private Config config;
+    private io.idmint.codes.CodeCodec codes;
 
     DecodeCommand(Invocation invocation) {
         this.invocation = invocation;
@@ -36,12 +50,21 @@ final class DecodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Layout layout = ConfigOptions.load(spec, invocation.env()).get(Config.LAYOUT);
-        List<IdParts> decoded = new ArrayList<>();
+        config = ConfigOptions.load(spec, invocation.env());
+        Layout layout = config.get(Config.LAYOUT);
+        String forced = kind == null ? null : kind.toLowerCase(java.util.Locale.ROOT);
+        if (forced != null && !List.of("snowflake", "code", "uuid7", "objectid", "flake128")
+                .contains(forced)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--kind must "
+                    + "be snowflake, code, uuid7, objectid or flake128, got '" + kind + "'");
+        }
+        boolean shard = layout.bits(Layout.Field.SHARD) > 0;
+        List<String> decoded = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (String input : inputs) {
             try {
-                decoded.add(decode(layout, input));
+                decoded.add(decodeAny(layout, shard, forced != null ? forced : kindOf(input),
+                        input));
             } catch (IllegalArgumentException e) {
                 errors.add(e.getMessage());
             }
@@ -51,9 +74,8 @@ final class DecodeCommand implements Callable<Integer> {
                     errors));
         }
         PrintWriter out = spec.commandLine().getOut();
-        boolean shard = layout.bits(Layout.Field.SHARD) > 0;
-        for (IdParts p : decoded) {
-            out.print(json(p, shard));
+        for (String line : decoded) {
+            out.print(line);
             out.print('\n');
         }
         out.flush();
@@ -69,8 +91,88 @@ final class DecodeCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * What an input looks like when no --kind is given. The shapes do not overlap: IDs are at
+     * most 19 decimal digits, {@code 0x} hex or 13 base32 symbols, and never hold a hyphen; an
+     * all-digit 15-character input is a decimal ID (use --kind code for such a code).
+     */
+    static String kindOf(String input) {
+        if (input.length() == 36 && input.charAt(8) == '-') {
+            return "uuid7";
+        }
+        boolean hex = !input.isEmpty() && input.chars().allMatch(c -> (c >= '0' && c <= '9')
+                || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'));
+        if (hex && input.length() == 24) {
+            return "objectid";
+        }
+        if (hex && input.length() == 32) {
+            return "flake128";
+        }
+        String symbols = input.replace("-", "").replace(" ", "");
+        boolean hyphenated = input.indexOf('-', 1) > 0;
+        if (symbols.length() == io.idmint.codes.CodeCodec.LENGTH
+                && (hyphenated || !symbols.chars().allMatch(c -> c >= '0' && c <= '9'))) {
+            return "code";
+        }
+        return "snowflake";
+    }
+
+    private String decodeAny(Layout layout, boolean shard, String k, String input) {
+        switch (k) {
+            case "code": {
+                Formats.DecodedCode d = Formats.decodeCode(codes(input), input, layout);
+                return fields(new Json().add("code", d.code()).add("key_version", d.keyVersion()),
+                        d.parts(), shard).toString();
+            }
+            case "uuid7": {
+                java.util.UUID u = io.idmint.formats.UuidV7.parse(input);
+                long ms = io.idmint.formats.UuidV7.timestampMillis(u);
+                return time(new Json().add("kind", "uuid7").add("value", u.toString()), ms)
+                        .toString();
+            }
+            case "objectid": {
+                io.idmint.formats.ObjectId o = io.idmint.formats.ObjectId.parse(input);
+                return time(new Json().add("kind", "objectid").add("value", o.toHexString()),
+                        o.timestampMillis())
+                        .add("random", o.toHexString().substring(8, 18))
+                        .add("counter", o.counter()).toString();
+            }
+            case "flake128": {
+                io.idmint.formats.Flake128 f = io.idmint.formats.Flake128.parse(input);
+                return time(new Json().add("kind", "flake128").add("value", f.toHexString()),
+                        f.timestampMillis())
+                        .add("worker_id", f.workerId())
+                        .add("sequence_number", f.sequence()).toString();
+            }
+            default:
+                return json(decode(layout, input), shard);
+        }
+    }
+
+    private static Json time(Json json, long ms) {
+        return json.add("timestamp_ms", ms)
+                .add("timestamp", java.time.Instant.ofEpochMilli(ms).toString());
+    }
+
+    /** The codec, built on the first code; codes.dev cannot decode (its key is new). */
+    private io.idmint.codes.CodeCodec codes(String input) {
+        if (codes == null) {
+            codes = Formats.codec(config, line -> { }, false);
+            if (codes == null) {
+                throw new IllegalArgumentException("'" + input + "' is a code, and codes are "
+                        + "not configured: set codes.key or codes.key-file to the key that made "
+                        + "it");
+            }
+        }
+        return codes;
+    }
+
     static String json(IdParts p, boolean withShard) {
-        Json json = new Json()
+        return fields(new Json(), p, withShard).toString();
+    }
+
+    private static Json fields(Json json, IdParts p, boolean withShard) {
+        json
                 .add("id", Long.toString(p.id()))
                 .add("timestamp_ms", p.timestampMillis())
                 .add("timestamp", p.timestamp().toString())
@@ -79,6 +181,6 @@ final class DecodeCommand implements Callable<Integer> {
         if (withShard) {
             json.add("shard_id", p.shardId());
         }
-        return json.add("sequence_number", p.sequence()).toString();
+        return json.add("sequence_number", p.sequence());
     }
 }

@@ -16,11 +16,20 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.idmint.IdParts;
 import io.idmint.IdUnavailableException;
+import io.idmint.grpc.v1.DecodeCodeRequest;
 import io.idmint.grpc.v1.DecodeRequest;
 import io.idmint.grpc.v1.DecodeResponse;
 import io.idmint.grpc.v1.IdServiceGrpc;
+import io.idmint.grpc.v1.NextCodesRequest;
+import io.idmint.grpc.v1.NextCodesResponse;
+import io.idmint.grpc.v1.NextFlakesRequest;
+import io.idmint.grpc.v1.NextFlakesResponse;
 import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextIdsResponse;
+import io.idmint.grpc.v1.NextObjectIdsRequest;
+import io.idmint.grpc.v1.NextObjectIdsResponse;
+import io.idmint.grpc.v1.NextUuidsRequest;
+import io.idmint.grpc.v1.NextUuidsResponse;
 import io.idmint.grpc.v1.StreamIdsRequest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -47,6 +56,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       <td>403</td><td>PERMISSION_DENIED</td></tr>
  *   <tr><td>over the client's IDs per second ({@link Access.Verdict#RATE_LIMITED})</td>
  *       <td>429 + Retry-After</td><td>RESOURCE_EXHAUSTED + {@code retry-after} trailer</td></tr>
+ *   <tr><td>codes or flakes not configured ({@link Formats.NotConfiguredException})</td>
+ *       <td>503</td><td>FAILED_PRECONDITION: retrying will not help until the server is
+ *       configured</td></tr>
  *   <tr><td>not ready ({@link IdUnavailableException})</td><td>503 + Retry-After</td>
  *       <td>UNAVAILABLE, the message as description, + {@code retry-after} trailer</td></tr>
  * </table>
@@ -93,11 +105,13 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     private static final Context.Key<Caller> CALLER = Context.key("idmint-caller");
 
     private final IdService service;
+    private final Formats formats;
     private final Access access;
     private final int batch;
 
-    private GrpcApi(IdService service, Access access) {
+    private GrpcApi(IdService service, Formats formats, Access access) {
         this.service = service;
+        this.formats = formats;
         this.access = access;
         long limit = access.rateLimited() ? access.idsPerSecond() : Long.MAX_VALUE;
         this.batch = (int) Math.min(Math.min(STREAM_BATCH, service.maxCount()), limit);
@@ -111,8 +125,14 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      */
     static Server start(IdService service, Access access, String host, int port)
             throws IOException {
+        return start(service, new Formats(null, null), access, host, port);
+    }
+
+    /** As {@link #start(IdService, Access, String, int)}, with codes and the other formats. */
+    static Server start(IdService service, Formats formats, Access access, String host,
+            int port) throws IOException {
         return NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
-                .addService(ServerInterceptors.intercept(new GrpcApi(service, access),
+                .addService(ServerInterceptors.intercept(new GrpcApi(service, formats, access),
                         new Authenticator(access)))
                 .executor(executor())
                 .build()
@@ -187,6 +207,100 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         }
     }
 
+    @Override
+    public void nextCodes(NextCodesRequest request, StreamObserver<NextCodesResponse> out) {
+        try {
+            var codec = formats.requireCodes();
+            int count = request.getCount();
+            IdService.checkCount(count, service.maxCount());
+            charge(CALLER.get(), count);
+            long[] ids = service.next(count);
+            NextCodesResponse.Builder b = NextCodesResponse.newBuilder();
+            for (long id : ids) {
+                b.addCodes(codec.encode(id));
+            }
+            out.onNext(b.build());
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(toStatus(e));
+        }
+    }
+
+    @Override
+    public void decodeCode(DecodeCodeRequest request, StreamObserver<DecodeResponse> out) {
+        try {
+            Formats.DecodedCode d = formats.decodeCode(request.getCode(), service.layout());
+            IdParts p = d.parts();
+            out.onNext(DecodeResponse.newBuilder()
+                    .setId(p.id())
+                    .setTimestampMs(p.timestampMillis())
+                    .setDatacenterId(p.datacenterId())
+                    .setWorkerId(p.workerId())
+                    .setSequenceNumber(p.sequence())
+                    .setShardId(p.shardId())
+                    .setCode(d.code())
+                    .setKeyVersion(d.keyVersion())
+                    .build());
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(toStatus(e));
+        }
+    }
+
+    @Override
+    public void nextUuids(NextUuidsRequest request, StreamObserver<NextUuidsResponse> out) {
+        try {
+            int count = checkedCount(request.getCount());
+            NextUuidsResponse.Builder b = NextUuidsResponse.newBuilder();
+            for (int i = 0; i < count; i++) {
+                b.addUuids(formats.uuids().next().toString());
+            }
+            out.onNext(b.build());
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(toStatus(e));
+        }
+    }
+
+    @Override
+    public void nextObjectIds(NextObjectIdsRequest request,
+            StreamObserver<NextObjectIdsResponse> out) {
+        try {
+            int count = checkedCount(request.getCount());
+            NextObjectIdsResponse.Builder b = NextObjectIdsResponse.newBuilder();
+            for (int i = 0; i < count; i++) {
+                b.addObjectIds(formats.objectIds().next().toHexString());
+            }
+            out.onNext(b.build());
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(toStatus(e));
+        }
+    }
+
+    @Override
+    public void nextFlakes(NextFlakesRequest request, StreamObserver<NextFlakesResponse> out) {
+        try {
+            var flakes = formats.requireFlakes();
+            int count = checkedCount(request.getCount());
+            NextFlakesResponse.Builder b = NextFlakesResponse.newBuilder();
+            for (int i = 0; i < count; i++) {
+                b.addFlakes(flakes.next().toHexString());
+            }
+            out.onNext(b.build());
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(toStatus(e));
+        }
+    }
+
+    /** Checks a count against max-count and charges the caller's rate limit for it. */
+    private int checkedCount(int count) {
+        IdService.checkCount(count, service.maxCount());
+        charge(CALLER.get(), count);
+        return count;
+    }
+
     /** Sends one StreamIds call's batches as flow control allows. */
     private final class IdStream implements Runnable {
         private final ServerCallStreamObserver<NextIdsResponse> call;
@@ -252,6 +366,10 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         if (e instanceof StatusRuntimeException s) {
             return s;
         }
+        if (e instanceof Formats.NotConfiguredException) {
+            return Status.FAILED_PRECONDITION.withDescription(e.getMessage())
+                    .asRuntimeException();
+        }
         if (e instanceof IllegalArgumentException) {
             return Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
         }
@@ -271,7 +389,8 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
                     "this server needs an authorization: Bearer token, and a valid one")
                     .asRuntimeException();
             case FORBIDDEN -> Status.PERMISSION_DENIED
-                    .withDescription("Decode is an admin call: it needs the admin token")
+                    .withDescription("Decode and DecodeCode are admin calls: they need the admin "
+                            + "token")
                     .asRuntimeException();
             case RATE_LIMITED -> {
                 Metadata trailers = new Metadata();
@@ -299,8 +418,9 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call,
                 Metadata headers, ServerCallHandler<Q, R> next) {
             String authorization = headers.get(AUTHORIZATION);
-            boolean admin = call.getMethodDescriptor().getFullMethodName()
-                    .equals(IdServiceGrpc.getDecodeMethod().getFullMethodName());
+            String method = call.getMethodDescriptor().getFullMethodName();
+            boolean admin = method.equals(IdServiceGrpc.getDecodeMethod().getFullMethodName())
+                    || method.equals(IdServiceGrpc.getDecodeCodeMethod().getFullMethodName());
             // ids = 0: the token alone; the handler charges the rate once the count is valid.
             Access.Verdict v = access.authEnabled()
                     ? access.check(authorization, admin, null, 0) : Access.Verdict.OK;

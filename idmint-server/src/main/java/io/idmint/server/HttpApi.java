@@ -43,8 +43,15 @@ final class HttpApi extends VerticleBase {
     private static final byte[] LEAN_ID_OPEN = JsonBytes.ascii("{\"id\":");
     private static final byte[] LEAN_IDS_OPEN = JsonBytes.ascii("{\"ids\":[");
     private static final byte[] LEAN_IDS_CLOSE = JsonBytes.ascii("]}");
+    private static final byte[] CODES_OPEN = JsonBytes.ascii("{\"codes\":[");
+    private static final byte[] UUIDS_OPEN = JsonBytes.ascii("{\"uuids\":[");
+    private static final byte[] OBJECTIDS_OPEN = JsonBytes.ascii("{\"objectids\":[");
+    private static final byte[] FLAKES_OPEN = JsonBytes.ascii("{\"flakes\":[");
+    private static final byte[] QUOTE = JsonBytes.ascii("\"");
+    private static final byte[] COMMA_QUOTE = JsonBytes.ascii(",\"");
 
     private final IdService service;
+    private final Formats formats;
     private final HttpAccess access;
     private final Metrics metrics;
     private final TimeSource time;
@@ -61,9 +68,10 @@ final class HttpApi extends VerticleBase {
      *     instances (0 would give each instance a port of its own)
      * @param grace how long requests in flight may take to finish when undeployed
      */
-    HttpApi(IdService service, Access access, Metrics metrics, TimeSource time, String host,
-            int port, Duration grace) {
+    HttpApi(IdService service, Formats formats, Access access, Metrics metrics, TimeSource time,
+            String host, int port, Duration grace) {
         this.service = service;
+        this.formats = formats;
         this.access = new HttpAccess(access);
         this.metrics = metrics;
         this.time = time;
@@ -133,6 +141,13 @@ final class HttpApi extends VerticleBase {
             case ID_PARTS:
             case LEAN_DECODE:
                 return decode(req, route);
+            case CODES:
+            case UUIDS:
+            case OBJECTIDS:
+            case FLAKES:
+                return strings(req, route);
+            case CODE_PARTS:
+                return decodeCode(req);
             default:
                 return ops.serve(route, req);
         }
@@ -251,6 +266,118 @@ final class HttpApi extends VerticleBase {
         out.reset();
         return json(res, inPath ? ApiJson.parts(out, service.layout(), p)
                 : ApiJson.lean(out, service.layout(), p));
+    }
+
+    /**
+     * {@code /api/v1/codes}, {@code /uuids}, {@code /objectids}, {@code /flakes}:
+     * {@code {"<name>":["…",…]}}. Checks as for IDs; a part that is not configured answers 503
+     * (after the token, before the parameters).
+     */
+    private int strings(HttpServerRequest req, Route route) {
+        HttpServerResponse res = req.response();
+        int refused = access.refused(req, route, 0);
+        if (refused != 0) {
+            return refused;
+        }
+        try {
+            if (route == Route.CODES) {
+                formats.requireCodes();
+            } else if (route == Route.FLAKES) {
+                formats.requireFlakes();
+            }
+        } catch (Formats.NotConfiguredException e) {
+            return problem(res, Problem.NOT_CONFIGURED, e.getMessage());
+        }
+        int n;
+        try {
+            n = count(Query.param(req.query(), "count"));
+        } catch (IllegalArgumentException e) {
+            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        }
+        refused = access.refused(req, route, n);
+        if (refused != 0) {
+            return refused;
+        }
+        out.reset().reserve(n * 40 + 16);
+        try {
+            switch (route) {
+                case CODES -> {
+                    if (ids.length < n) {
+                        ids = new long[Math.max(n, Math.min(ids.length * 2, service.maxCount()))];
+                    }
+                    service.fill(ids, n);
+                    var codec = formats.requireCodes();
+                    out.raw(CODES_OPEN);
+                    for (int i = 0; i < n; i++) {
+                        if (i > 0) {
+                            out.raw(',');
+                        }
+                        out.string(codec.encode(ids[i]));
+                    }
+                }
+                case UUIDS -> {
+                    out.raw(UUIDS_OPEN);
+                    for (int i = 0; i < n; i++) {
+                        out.raw(i > 0 ? COMMA_QUOTE : QUOTE)
+                                .raw(JsonBytes.ascii(formats.uuids().next().toString()))
+                                .raw('"');
+                    }
+                }
+                case OBJECTIDS -> {
+                    out.raw(OBJECTIDS_OPEN);
+                    for (int i = 0; i < n; i++) {
+                        out.raw(i > 0 ? COMMA_QUOTE : QUOTE)
+                                .raw(JsonBytes.ascii(formats.objectIds().next().toHexString()))
+                                .raw('"');
+                    }
+                }
+                default -> {
+                    var flakes = formats.requireFlakes();
+                    out.raw(FLAKES_OPEN);
+                    for (int i = 0; i < n; i++) {
+                        out.raw(i > 0 ? COMMA_QUOTE : QUOTE)
+                                .raw(JsonBytes.ascii(flakes.next().toHexString())).raw('"');
+                    }
+                }
+            }
+        } catch (IdUnavailableException e) {
+            return notReady(res, e);
+        }
+        return json(res, out.raw(LEAN_IDS_CLOSE));
+    }
+
+    /**
+     * {@code GET /api/v1/codes/{code}}: {@code {"code":…,"key_version":…,"value_string":…,
+     * "value_hex":…,"breakdown":{…}}}; an admin call, like decoding an ID.
+     */
+    private int decodeCode(HttpServerRequest req) {
+        HttpServerResponse res = req.response();
+        int refused = access.refused(req, Route.CODE_PARTS, 0);
+        if (refused != 0) {
+            return refused;
+        }
+        if (formats.codes() == null) {
+            return problem(res, Problem.NOT_CONFIGURED, Formats.CODES_NOT_CONFIGURED);
+        }
+        String text;
+        try {
+            Query.none(req.query());
+            text = Query.decodePath(req.path().substring(Route.CODE_PARTS_PREFIX.length()));
+        } catch (IllegalArgumentException e) {
+            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        }
+        if (text.isEmpty()) {
+            return problem(res, Problem.BAD_PARAMETER,
+                    "missing code: the path must end in /api/v1/codes/{code}");
+        }
+        Formats.DecodedCode d;
+        try {
+            d = formats.decodeCode(text, service.layout());
+        } catch (IllegalArgumentException e) {
+            return problem(res, Problem.MALFORMED_CODE, e.getMessage());
+        }
+        return json(res, ApiJson.codeParts(out.reset(), service.layout(), d.code(),
+                d.keyVersion(), d.parts()));
     }
 
     private static boolean hasLargeBody(HttpServerRequest req) {

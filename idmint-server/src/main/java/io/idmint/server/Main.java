@@ -59,7 +59,7 @@ public final class Main {
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new NextCommand(invocation)), Config.MINT_KEYS));
         root.addSubcommand(ConfigOptions.addTo(
-                new CommandLine(new DecodeCommand(invocation)), List.of(Config.LAYOUT)));
+                new CommandLine(new DecodeCommand(invocation)), Config.DECODE_KEYS));
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new LayoutCommand(invocation)), List.of(Config.LAYOUT)));
         root.addSubcommand(ConfigOptions.addTo(

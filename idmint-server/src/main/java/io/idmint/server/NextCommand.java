@@ -40,9 +40,16 @@ final class NextCommand implements Callable<Integer> {
             description = "how many IDs, 1 to 1000000000 (default: 1)")
     long count;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "decimal",
-            description = "decimal, hex or base32 (default: decimal)")
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = {"decimal, hex, base32, or code: the public code (15 symbols, needs "
+                    + "codes.key, codes.key-file or codes.dev) (default: decimal)",
+                "only for --kind snowflake"})
     String format;
+
+    @Option(names = "--kind", paramLabel = "KIND", defaultValue = "snowflake",
+            description = {"snowflake (64-bit IDs, default), uuid7 (RFC 9562, canonical text), "
+                    + "objectid (24 hex digits) or flake128 (32 hex digits, needs flake.worker)"})
+    String kind;
 
     NextCommand(Invocation invocation) {
         this.invocation = invocation;
@@ -54,8 +61,34 @@ final class NextCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "-n must be from 1 to " + MAX_COUNT
                     + ", got " + count);
         }
-        IdWriter writer = IdWriter.of(codec(format));
+        String k = kind.toLowerCase(Locale.ROOT);
+        if (!k.equals("snowflake")) {
+            if (!k.equals("uuid7") && !k.equals("objectid") && !k.equals("flake128")) {
+                throw new ParameterException(spec.commandLine(), "--kind must be snowflake, "
+                        + "uuid7, objectid or flake128, got '" + kind + "'");
+            }
+            if (format != null) {
+                throw new ParameterException(spec.commandLine(), "--format applies to --kind "
+                        + "snowflake only; " + k + " has one text form");
+            }
+            return printOther(k, ConfigOptions.load(spec, invocation.env()));
+        }
+        String f = format == null ? "decimal" : format;
         Config config = ConfigOptions.load(spec, invocation.env());
+        LineWriter writer;
+        if (f.equalsIgnoreCase("code")) {
+            io.idmint.codes.CodeCodec codes = Formats.codec(config, line -> {
+                spec.commandLine().getErr().println("idmint: " + line);
+                spec.commandLine().getErr().flush();
+            }, true);
+            if (codes == null) {
+                throw new IllegalArgumentException("--format code: "
+                        + Formats.CODES_NOT_CONFIGURED);
+            }
+            writer = codeWriter(codes);
+        } else {
+            writer = LineWriter.of(IdWriter.of(codec(f)));
+        }
         Minter minter = Minter.open(config);
         // On Ctrl-C, release the worker with the last issued time: left to lapse, its HWM stays
         // a reservation ahead of the clock and the next run has to wait that out. The hook stays
@@ -66,10 +99,7 @@ final class NextCommand implements Callable<Integer> {
         }, "idmint-release");
         Runtime.getRuntime().addShutdownHook(release);
         try {
-            GeneratorStatus status = minter.ids().status();
-            if (!status.ready()) {
-                throw new IllegalStateException("cannot mint IDs: " + status.detail());
-            }
+            awaitReady(minter.ids(), config.get(Config.LEASE_STORE_TIMEOUT));
             print(minter.ids(), writer, config.get(Config.LEASE_STORE_TIMEOUT));
         } catch (IdUnavailableException e) {
             if (!shuttingDown) {
@@ -82,6 +112,22 @@ final class NextCommand implements Callable<Integer> {
         return Main.OK;
     }
 
+    /**
+     * Waits for a worker for up to the store timeout: the registry may be briefly unreachable,
+     * or every worker held for a moment. Then fails with the generator's own reason.
+     */
+    private static void awaitReady(IdGenerator ids, Duration budget) throws InterruptedException {
+        long deadline = System.nanoTime() + budget.toNanos();
+        GeneratorStatus status = ids.status();
+        while (!status.ready() && System.nanoTime() < deadline) {
+            Thread.sleep(RETRY_SLEEP_MILLIS);
+            status = ids.status();
+        }
+        if (!status.ready()) {
+            throw new IllegalStateException("cannot mint IDs: " + status.detail());
+        }
+    }
+
     private static void removeHook(Thread hook) {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
@@ -91,19 +137,117 @@ final class NextCommand implements Callable<Integer> {
     }
 
     private IdCodec codec(String name) {
-        if (name.equalsIgnoreCase("code")) {
-            throw new ParameterException(spec.commandLine(), "--format code needs the codes "
-                    + "module, which this build does not have yet; formats are decimal, hex, "
-                    + "base32");
-        }
         try {
             return IdCodec.named(name);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage());
+            throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage()
+                    + "; or code");
         }
     }
 
-    private void print(IdGenerator ids, IdWriter writer, Duration retryBudget)
+    /** Writes one ID as one line of text into a byte buffer. */
+    interface LineWriter {
+        /** Bytes one line takes at most, newline included. */
+        int maxLineLength();
+
+        /** Writes {@code id} and a newline at {@code pos}; returns the end. */
+        int write(long id, byte[] buf, int pos);
+
+        static LineWriter of(IdWriter w) {
+            return new LineWriter() {
+                @Override
+                public int maxLineLength() {
+                    return w.maxLineLength();
+                }
+
+                @Override
+                public int write(long id, byte[] buf, int pos) {
+                    return w.write(id, buf, pos);
+                }
+            };
+        }
+    }
+
+    /** The compact 15-symbol code, as HTTP and gRPC give it. */
+    private static LineWriter codeWriter(io.idmint.codes.CodeCodec codes) {
+        return new LineWriter() {
+            @Override
+            public int maxLineLength() {
+                return io.idmint.codes.CodeCodec.LENGTH + 1;
+            }
+
+            @Override
+            public int write(long id, byte[] buf, int pos) {
+                String code = codes.encode(id);
+                for (int i = 0; i < code.length(); i++) {
+                    buf[pos++] = (byte) code.charAt(i);
+                }
+                buf[pos] = '\n';
+                return pos + 1;
+            }
+        };
+    }
+
+    /** {@code --kind uuid7|objectid|flake128}: no registry, no worker lease. */
+    private int printOther(String k, Config config) throws IOException {
+        java.util.function.Supplier<String> next;
+        switch (k) {
+            case "uuid7" -> {
+                var g = io.idmint.formats.UuidV7.newGenerator().build();
+                next = () -> g.next().toString();
+            }
+            case "objectid" -> {
+                var g = io.idmint.formats.ObjectId.newGenerator().build();
+                next = () -> g.next().toHexString();
+            }
+            default -> {
+                Long worker = config.get(Config.FLAKE_WORKER);
+                if (worker == null) {
+                    throw new IllegalArgumentException("--kind flake128: "
+                            + Formats.FLAKES_NOT_CONFIGURED + " (--flake-worker, "
+                            + Config.FLAKE_WORKER.envVar() + ")");
+                }
+                var g = io.idmint.formats.Flake128.newGenerator().workerId(worker).build();
+                next = () -> g.next().toHexString();
+            }
+        }
+        OutputStream out = invocation.stdout();
+        PrintWriter err = spec.commandLine().getErr();
+        boolean progress = invocation.stderrIsTerminal() && count >= PROGRESS_FROM;
+        byte[] buf = new byte[BATCH * 40];
+        long done = 0;
+        try {
+            while (done < count) {
+                int n = (int) Math.min(BATCH, count - done);
+                int len = 0;
+                for (int i = 0; i < n; i++) {
+                    String s = next.get();
+                    for (int j = 0; j < s.length(); j++) {
+                        buf[len++] = (byte) s.charAt(j);
+                    }
+                    buf[len++] = '\n';
+                }
+                out.write(buf, 0, len);
+                done += n;
+                if (progress && ((done & PROGRESS_MASK) == 0 || done == count)) {
+                    err.print(String.format(Locale.ROOT, "\r %d/%d ids", done, count));
+                    err.flush();
+                }
+            }
+            out.flush();
+        } catch (IOException e) {
+            if (!isBrokenPipe(e)) {
+                throw new IOException("cannot write IDs to standard output: " + e.getMessage(), e);
+            }
+        } finally {
+            if (progress) {
+                err.println();
+            }
+        }
+        return Main.OK;
+    }
+
+    private void print(IdGenerator ids, LineWriter writer, Duration retryBudget)
             throws IOException, InterruptedException {
         OutputStream out = invocation.stdout();
         PrintWriter err = spec.commandLine().getErr();

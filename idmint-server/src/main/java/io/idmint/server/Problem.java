@@ -8,6 +8,7 @@ package io.idmint.server;
 enum Problem {
     BAD_PARAMETER(400, "urn:idmint:problem:bad-parameter", "Bad parameter"),
     MALFORMED_ID(400, "urn:idmint:problem:malformed-id", "Malformed ID"),
+    MALFORMED_CODE(400, "urn:idmint:problem:malformed-code", "Malformed code"),
     BAD_REQUEST(400, "about:blank", "Bad Request"),
     UNAUTHORIZED(401, "about:blank", "Unauthorized"),
     FORBIDDEN(403, "about:blank", "Forbidden"),
@@ -18,6 +19,8 @@ enum Problem {
     RATE_LIMITED(429, "urn:idmint:problem:rate-limited", "Too many IDs"),
     HEADERS_TOO_LARGE(431, "about:blank", "Request Header Fields Too Large"),
     INTERNAL(500, "about:blank", "Internal Server Error"),
+    NOT_CONFIGURED(503, "urn:idmint:problem:not-configured",
+            "This part of the service is not configured"),
     NOT_READY(503, "urn:idmint:problem:not-ready", "No ID can be issued right now");
 
     private final int status;

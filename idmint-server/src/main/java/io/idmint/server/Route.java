@@ -7,6 +7,11 @@ package io.idmint.server;
 enum Route {
     IDS("/api/v1/ids", true, false),
     ID_PARTS("/api/v1/ids/{id}", false, true),
+    CODES("/api/v1/codes", true, false),
+    CODE_PARTS("/api/v1/codes/{code}", false, true),
+    UUIDS("/api/v1/uuids", true, false),
+    OBJECTIDS("/api/v1/objectids", true, false),
+    FLAKES("/api/v1/flakes", true, false),
     STATUS("/api/v1/status", false, false),
     LEAN_ID("/v1/id", true, false),
     LEAN_IDS("/v1/ids", true, false),
@@ -21,6 +26,7 @@ enum Route {
     INVALID("invalid", false, false);
 
     static final String ID_PARTS_PREFIX = "/api/v1/ids/";
+    static final String CODE_PARTS_PREFIX = "/api/v1/codes/";
 
     private final String label;
     private final boolean mints;
@@ -63,6 +69,14 @@ enum Route {
                 return IDS;
             case "/v1/id/decode":
                 return LEAN_DECODE;
+            case "/api/v1/codes":
+                return CODES;
+            case "/api/v1/uuids":
+                return UUIDS;
+            case "/api/v1/objectids":
+                return OBJECTIDS;
+            case "/api/v1/flakes":
+                return FLAKES;
             case "/api/v1/status":
                 return STATUS;
             case "/health/live":
@@ -74,8 +88,13 @@ enum Route {
             case "/":
                 return PAGE;
             default:
-                return path.startsWith(ID_PARTS_PREFIX)
-                        && path.indexOf('/', ID_PARTS_PREFIX.length()) < 0 ? ID_PARTS : UNMATCHED;
+                if (path.startsWith(ID_PARTS_PREFIX)
+                        && path.indexOf('/', ID_PARTS_PREFIX.length()) < 0) {
+                    return ID_PARTS;
+                }
+                return path.startsWith(CODE_PARTS_PREFIX)
+                        && path.indexOf('/', CODE_PARTS_PREFIX.length()) < 0 ? CODE_PARTS
+                        : UNMATCHED;
         }
     }
 }

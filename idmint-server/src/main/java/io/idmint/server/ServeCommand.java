@@ -30,7 +30,11 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         Config config = ConfigOptions.load(spec, invocation.env());
-        Server server = Server.start(config);
+        java.io.PrintWriter err = spec.commandLine().getErr();
+        Server server = Server.start(config, line -> {
+            err.println("idmint: " + line);
+            err.flush();
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server), "idmint-shutdown"));
         OutputStream out = invocation.stdout();
         out.write((server.banner() + "\n").getBytes(StandardCharsets.UTF_8));

@@ -63,6 +63,12 @@ final class Server implements AutoCloseable {
      * @throws IllegalStateException when the registry refuses this node or a port is taken
      */
     static Server start(Config config) {
+        return start(config, line -> System.err.println("idmint: " + line));
+    }
+
+    /** As {@link #start(Config)}; {@code warn} hears warnings for the operator (codes.dev). */
+    static Server start(Config config, java.util.function.Consumer<String> warn) {
+        Formats formats = Formats.fromConfig(config, warn);
         Metrics metrics = new Metrics();
         TimeSource time = TimeSource.system();
         String host = config.get(Config.BIND);
@@ -91,14 +97,16 @@ final class Server implements AutoCloseable {
             int listen = configured == 0 ? -1 : configured;
             List<HttpApi> instances = new CopyOnWriteArrayList<>();
             List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
-                HttpApi api = new HttpApi(service, access, metrics, time, host, listen, grace);
+                HttpApi api = new HttpApi(service, formats, access, metrics, time, host, listen,
+                        grace);
                 instances.add(api);
                 return api;
             }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
                     + configured));
             int port = instances.get(0).port();
             try {
-                grpc = GrpcApi.start(service, access, host, config.get(Config.GRPC_PORT));
+                grpc = GrpcApi.start(service, formats, access, host,
+                        config.get(Config.GRPC_PORT));
             } catch (IOException e) {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);

@@ -118,11 +118,12 @@ class NextCommandTest {
     }
 
     @Test
-    void next_formatCode_exits2SayingItNeedsTheCodesModule() {
+    void next_formatCodeWithoutAKey_exits2NamingTheKeys() {
         Cli.Result r = Cli.run("next", "--format", "code", "--data-dir", data.toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("codes module");
+        assertThat(r.err()).contains("codes.key").contains("codes.key-file")
+                .contains("codes.dev");
         assertThat(r.out()).isEmpty();
     }
 

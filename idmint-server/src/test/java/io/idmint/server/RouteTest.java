@@ -19,13 +19,19 @@ class RouteTest {
         assertThat(Route.of("/health/ready")).isEqualTo(Route.READY);
         assertThat(Route.of("/metrics")).isEqualTo(Route.METRICS);
         assertThat(Route.of("/")).isEqualTo(Route.PAGE);
+        assertThat(Route.of("/api/v1/codes")).isEqualTo(Route.CODES);
+        assertThat(Route.of("/api/v1/codes/10TV5WV06VX97ET")).isEqualTo(Route.CODE_PARTS);
+        assertThat(Route.of("/api/v1/codes/")).isEqualTo(Route.CODE_PARTS);
+        assertThat(Route.of("/api/v1/uuids")).isEqualTo(Route.UUIDS);
+        assertThat(Route.of("/api/v1/objectids")).isEqualTo(Route.OBJECTIDS);
+        assertThat(Route.of("/api/v1/flakes")).isEqualTo(Route.FLAKES);
     }
 
     @Test
     void of_anythingElse_isUnmatched() {
         for (String path : new String[] {"", "/v1/id/", "/v1/ids/", "/api/v1/ids/1/2", "/V1/ID",
             "/api/v1/segments/a/ids", "/api/segment/get/a", "/api/snowflake/get/a",
-            "/api/v1/codes", "/metrics/", "//"}) {
+            "/api/v1/codes/a/b", "/api/v1/uuids/", "/metrics/", "//"}) {
             assertThat(Route.of(path)).as(path).isEqualTo(Route.UNMATCHED);
         }
     }
@@ -39,5 +45,8 @@ class RouteTest {
         assertThat(Route.LEAN_DECODE.admin()).isTrue();
         assertThat(Route.ID_PARTS.admin()).isTrue();
         assertThat(Route.IDS.admin()).isFalse();
+        assertThat(Route.CODE_PARTS.admin()).isTrue();
+        assertThat(Route.CODES.mints()).isTrue();
+        assertThat(Route.CODES.admin()).isFalse();
     }
 }

@@ -1,0 +1,234 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idmint.IdParts;
+import io.idmint.Layout;
+import io.idmint.codes.CodeCodec;
+import io.idmint.codes.Codes;
+import io.idmint.codes.Keys;
+import io.idmint.formats.UuidV7;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Codes, UUIDv7s, ObjectIds and 128-bit flakes over HTTP, on real in-process servers: one
+ * configured (key, flake worker), one with nothing configured, one with tokens.
+ */
+class CodesHttpIT {
+
+    private static final String KEY = CodesCliTest.KEY;
+    private static final CodeCodec CODEC = Codes.newBuilder().key(1, Keys.fromHex(KEY)).build();
+    private static final String MALFORMED_CODE = "urn:idmint:problem:malformed-code";
+    private static final String NOT_CONFIGURED = "urn:idmint:problem:not-configured";
+
+    @TempDir
+    static Path data;
+
+    private static Server server;
+    private static Server bare;
+    private static Server secured;
+    private static Http http;
+    private static Http bareHttp;
+    private static Http securedHttp;
+
+    @BeforeAll
+    static void start() {
+        server = TestServers.start(data.resolve("a"), "codes.key=" + KEY,
+                "flake.worker=02:42:ac:11:00:02");
+        bare = TestServers.start(data.resolve("b"));
+        secured = TestServers.start(data.resolve("c"), "codes.key=" + KEY, "auth.token=api",
+                "auth.admin-token=admin");
+        http = new Http(server.httpPort());
+        bareHttp = new Http(bare.httpPort());
+        securedHttp = new Http(secured.httpPort());
+    }
+
+    @AfterAll
+    static void stop() {
+        for (Server s : new Server[] {server, bare, secured}) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> list(Http.Response r, String name) {
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.header("content-type")).isEqualTo("application/json");
+        assertThat(r.header("cache-control")).isEqualTo("no-store");
+        assertThat(r.json().keySet()).containsExactly(name);
+        return (List<String>) r.json().get(name);
+    }
+
+    @Test
+    void codes_countDefaultsToOne_andAre15Symbols() {
+        List<String> codes = list(http.get("/api/v1/codes"), "codes");
+
+        assertThat(codes).hasSize(1);
+        assertThat(codes.get(0)).matches("1[0-9A-HJKMNP-TV-Z]{14}");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 1000, 10_000})
+    void codes_count_areUniqueAndDecodeToIncreasingIdsOfThisServer(int count) {
+        List<String> codes = list(http.get("/api/v1/codes?count=" + count), "codes");
+
+        assertThat(codes).hasSize(count);
+        assertThat(new HashSet<>(codes)).hasSize(count);
+        long prev = 0;
+        for (String c : codes) {
+            long id = CODEC.decode(c);
+            assertThat(id).isGreaterThan(prev);
+            assertThat(Layout.SNOWFLAKE.decode(id).workerId()).isZero();
+            prev = id;
+        }
+    }
+
+    @Test
+    void codeParts_hasTheCodeVersionAndTheIdsParts() {
+        String code = list(http.get("/api/v1/codes"), "codes").get(0);
+        long id = CODEC.decode(code);
+        IdParts p = Layout.SNOWFLAKE.decode(id);
+
+        Http.Response r = http.get("/api/v1/codes/" + code);
+
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("{\"code\":\"" + code + "\",\"key_version\":1,"
+                + "\"value_string\":\"" + id + "\",\"value_hex\":\"" + String.format("%016x", id)
+                + "\",\"breakdown\":{\"timestamp_ms\":" + p.timestampMillis()
+                + ",\"datacenter_id\":0,\"worker_id\":0,\"sequence_number\":" + p.sequence()
+                + "}}");
+    }
+
+    @Test
+    void codeParts_groupedLowercase_isReadAndShownCanonical() {
+        String code = list(http.get("/api/v1/codes"), "codes").get(0);
+        String grouped = (code.substring(0, 5) + "-" + code.substring(5, 10) + "-"
+                + code.substring(10)).toLowerCase(Locale.ROOT);
+
+        Http.Response r = http.get("/api/v1/codes/" + grouped);
+
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.json().get("code")).isEqualTo(code);
+    }
+
+    @Test
+    void codeParts_badCodes_are400NamingTheProblem() {
+        String code = list(http.get("/api/v1/codes"), "codes").get(0);
+        String wrongCheck = code.substring(0, 14) + (code.charAt(14) == 'A' ? 'B' : 'A');
+        String swapped = code.substring(0, 5) + code.charAt(6) + code.charAt(5)
+                + code.substring(7);
+        String otherVersion = "7" + code.substring(1);
+
+        for (String bad : new String[] {wrongCheck, "ABC", code + "0", "1UUUUUUUUUUUUUU"}) {
+            assertProblem(http.get("/api/v1/codes/" + bad), 400, MALFORMED_CODE, bad);
+        }
+        if (code.charAt(5) != code.charAt(6)) {
+            assertProblem(http.get("/api/v1/codes/" + swapped), 400, MALFORMED_CODE, "check");
+        }
+        Http.Response v = http.get("/api/v1/codes/" + otherVersion);
+        assertThat(v.status()).isEqualTo(400);
+        assertThat(v.body()).contains(MALFORMED_CODE);
+        assertProblem(http.get("/api/v1/codes/"), 400, "urn:idmint:problem:bad-parameter",
+                "missing code");
+    }
+
+    @Test
+    void codes_badCount_is400AndMintsNothing() {
+        long before = CODEC.decode(list(http.get("/api/v1/codes"), "codes").get(0));
+        for (String q : new String[] {"0", "10001", "-1", "x"}) {
+            Http.Response r = http.get("/api/v1/codes?count=" + q);
+            assertProblem(r, 400, "urn:idmint:problem:bad-parameter", "count");
+        }
+        long after = CODEC.decode(list(http.get("/api/v1/codes"), "codes").get(0));
+        assertThat(after).isGreaterThan(before);
+    }
+
+    @Test
+    void codes_head_isNotAllowed() {
+        Http.Response r = http.send("HEAD", "/api/v1/codes");
+        assertThat(r.status()).isEqualTo(405);
+        assertThat(r.header("allow")).isEqualTo("GET");
+    }
+
+    @Test
+    void uuids_areUniqueIncreasingVersion7() {
+        List<String> uuids = list(http.get("/api/v1/uuids?count=1000"), "uuids");
+
+        assertThat(uuids).hasSize(1000).isSorted();
+        assertThat(new HashSet<>(uuids)).hasSize(1000);
+        long now = System.currentTimeMillis();
+        for (String u : uuids) {
+            assertThat(UuidV7.timestampMillis(UuidV7.parse(u))).isBetween(now - 60_000, now + 1);
+        }
+    }
+
+    @Test
+    void objectIds_areUnique24Hex() {
+        List<String> ids = list(http.get("/api/v1/objectids?count=1000"), "objectids");
+
+        assertThat(ids).hasSize(1000).allMatch(s -> s.matches("[0-9a-f]{24}"));
+        assertThat(new HashSet<>(ids)).hasSize(1000);
+    }
+
+    @Test
+    void flakes_areUniqueIncreasing32HexWithTheWorker() {
+        List<String> flakes = list(http.get("/api/v1/flakes?count=1000"), "flakes");
+
+        assertThat(flakes).hasSize(1000).isSorted().allMatch(s -> s.matches("[0-9a-f]{32}"));
+        assertThat(new HashSet<>(flakes)).hasSize(1000);
+        assertThat(flakes.get(0).substring(16, 28)).isEqualTo("0242ac110002");
+    }
+
+    @Test
+    void notConfigured_codesAndFlakes_are503NamingTheKeys() {
+        assertProblem(bareHttp.get("/api/v1/codes"), 503, NOT_CONFIGURED, "codes.key");
+        assertProblem(bareHttp.get("/api/v1/codes?count=0"), 503, NOT_CONFIGURED,
+                "codes.key-file");
+        assertProblem(bareHttp.get("/api/v1/codes/10TV5WV06VX97ET"), 503, NOT_CONFIGURED,
+                "codes.dev");
+        assertProblem(bareHttp.get("/api/v1/flakes"), 503, NOT_CONFIGURED, "flake.worker");
+        assertThat(bareHttp.get("/api/v1/codes").header("retry-after")).isNull();
+        // What needs no configuration works.
+        assertThat(list(bareHttp.get("/api/v1/uuids"), "uuids")).hasSize(1);
+        assertThat(list(bareHttp.get("/api/v1/objectids"), "objectids")).hasSize(1);
+        assertThat(bareHttp.get("/v1/id").status()).isEqualTo(200);
+    }
+
+    @Test
+    void auth_codesNeedATokenAndDecodingTheAdminToken() {
+        assertThat(securedHttp.get("/api/v1/codes").status()).isEqualTo(401);
+        List<String> codes = list(securedHttp.get("/api/v1/codes", "Authorization",
+                "Bearer api"), "codes");
+        String path = "/api/v1/codes/" + codes.get(0);
+
+        assertThat(securedHttp.get(path).status()).isEqualTo(401);
+        assertProblem(securedHttp.get(path, "Authorization", "Bearer api"), 403, "about:blank",
+                "admin");
+        assertThat(securedHttp.get(path, "Authorization", "Bearer admin").status())
+                .isEqualTo(200);
+        assertThat(securedHttp.get("/api/v1/uuids", "Authorization", "Bearer api").status())
+                .isEqualTo(200);
+        assertThat(securedHttp.get("/api/v1/uuids").status()).isEqualTo(401);
+    }
+
+    private static void assertProblem(Http.Response r, int status, String type, String detail) {
+        assertThat(r.status()).as(r.body()).isEqualTo(status);
+        assertThat(r.header("content-type")).isEqualTo("application/problem+json");
+        Map<String, Object> json = r.json();
+        assertThat(json.get("type")).isEqualTo(type);
+        assertThat(((Number) json.get("status")).intValue()).isEqualTo(status);
+        assertThat((String) json.get("detail")).contains(detail);
+    }
+}

@@ -1,0 +1,392 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Real {@code idmint} processes for the fault tests: the shaded jar in JVMs of their own,
+ * started, signalled (SIGSTOP, SIGCONT, SIGTERM, SIGKILL) and asked over HTTP, with each one's
+ * stderr in a file of its own so that a failed assertion can show it. {@link #close()} kills
+ * every process this started that is still alive.
+ */
+final class IdmintProcesses implements AutoCloseable {
+
+    /** Where Debian's faketime package puts the library, by architecture. */
+    static final List<Path> FAKETIME_LIBS = List.of(
+            Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"),
+            Path.of("/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"),
+            Path.of("/usr/lib/faketime/libfaketime.so.1"));
+
+    private static final Pattern BANNER = Pattern.compile("idmint serving http://127\\.0\\.0\\.1:"
+            + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+) \\(datacenter (-?\\d+), worker (.*), layout "
+            + "(.*)\\)");
+    /**
+     * A client JVM that starts quickly: C1 only and the serial collector. Two cores run many of
+     * these at once here; the behaviour under test does not depend on the JIT or the collector.
+     */
+    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC", "-Xmx256m");
+
+    private final Path jar;
+    private final Path dir;
+    private final List<Process> started = Collections.synchronizedList(new ArrayList<>());
+    private final List<Node> nodes = Collections.synchronizedList(new ArrayList<>());
+
+    IdmintProcesses(Path dir) {
+        String path = System.getProperty("idmint.jar");
+        assertThat(path).as("system property idmint.jar (set by failsafe)").isNotNull();
+        this.jar = Path.of(path);
+        assertThat(jar).exists();
+        this.dir = dir;
+    }
+
+    /**
+     * The environment that runs a JVM {@code offset} away from the real wall clock (libfaketime),
+     * with the monotonic clock left real and libfaketime's glibc workaround off (see
+     * StaticFaultIT).
+     */
+    static Map<String, String> faketime(String offset) {
+        Path lib = FAKETIME_LIBS.stream().filter(Files::exists).findFirst().orElse(null);
+        assertThat(lib).as("libfaketime.so.1 in %s: install the Debian package faketime "
+                + "(scripts/test does)", FAKETIME_LIBS).isNotNull();
+        return Map.of("LD_PRELOAD", lib.toString(), "FAKETIME", offset,
+                "FAKETIME_DONT_FAKE_MONOTONIC", "1", "FAKETIME_FORCE_MONOTONIC_FIX", "0");
+    }
+
+    // ------------------------------------------------------------------ serve
+
+    /** A running {@code idmint serve}. */
+    final class Node {
+        final String name;
+        final Process process;
+        final String banner;
+        final int port;
+        /** The worker the banner named, or -1 when it had none yet. */
+        final int bannerWorker;
+        final Http http;
+        final Path stderr;
+
+        private Node(String name, Process process, String banner, Path stderr) {
+            this.name = name;
+            this.process = process;
+            this.banner = banner;
+            this.stderr = stderr;
+            Matcher m = BANNER.matcher(banner);
+            assertThat(m.matches()).as("banner of %s: %s", name, banner).isTrue();
+            this.port = Integer.parseInt(m.group(1));
+            this.bannerWorker = m.group(4).matches("\\d+") ? Integer.parseInt(m.group(4)) : -1;
+            this.http = new Http(port);
+        }
+
+        long pid() {
+            return process.pid();
+        }
+
+        /** /health/ready: 200 with the status when it can issue, 503 with it when not. */
+        Http.Response ready() {
+            return http.get("/health/ready");
+        }
+
+        /** Asks for {@code count} IDs once, whatever the answer. */
+        Http.Response tryMint(int count) {
+            return http.get("/v1/ids?count=" + count);
+        }
+
+        /** {@code count} IDs in requests of at most 1000; every answer must be a 200. */
+        List<Long> mint(int count) {
+            List<Long> ids = new ArrayList<>(count);
+            while (ids.size() < count) {
+                int n = Math.min(1000, count - ids.size());
+                Http.Response r = tryMint(n);
+                assertThat(r.status()).as(describe("/v1/ids?count=" + n + " on " + name
+                        + " answered " + r.body())).isEqualTo(200);
+                for (Object o : (List<?>) r.json().get("ids")) {
+                    ids.add(Long.parseLong((String) o));
+                }
+            }
+            assertThat(ids).as(describe("IDs from " + name)).hasSize(count);
+            return ids;
+        }
+
+        /**
+         * Polls /health/ready until it answers 200; fails after {@code timeout} with the last
+         * answer and the processes' stderr.
+         *
+         * @return how long it took, in ms
+         */
+        long awaitReady(Duration timeout) throws InterruptedException {
+            return await(timeout, "node " + name + " ready", () -> ready().status() == 200,
+                    () -> ready().body());
+        }
+
+        /** Polls until /health/ready is a 503 whose body contains {@code text}. */
+        long awaitNotReady(Duration timeout, String text) throws InterruptedException {
+            return await(timeout, "node " + name + " not ready with '" + text + "'", () -> {
+                Http.Response r = ready();
+                return r.status() == 503 && r.body().contains(text);
+            }, () -> ready().body());
+        }
+
+        /** Sends a signal by name ({@code STOP}, {@code CONT}) with kill(1). */
+        void signal(String signal) throws IOException, InterruptedException {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid()))
+                    .redirectErrorStream(true).start();
+            String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(kill.waitFor()).as("kill -%s %d: %s", signal, pid(), out).isZero();
+        }
+
+        /** SIGTERM, then the exit code, which must come within 15 s. */
+        int sigterm() throws InterruptedException {
+            process.destroy();
+            assertThat(process.waitFor(15, TimeUnit.SECONDS))
+                    .as(describe(name + " exited after SIGTERM")).isTrue();
+            return process.exitValue();
+        }
+
+        /** SIGKILL: no shutdown hook, no release. */
+        void kill9() throws InterruptedException {
+            assertThat(process.toHandle().destroyForcibly()).as("SIGKILL to " + name).isTrue();
+            assertThat(process.waitFor(15, TimeUnit.SECONDS)).as(name + " died").isTrue();
+            assertThat(process.exitValue()).as("exit status of a SIGKILLed JVM")
+                    .isEqualTo(128 + 9);
+        }
+
+        String stderr() {
+            return read(stderr);
+        }
+    }
+
+    /**
+     * Starts {@code idmint serve --http-port 0 --grpc-port 0 --bind 127.0.0.1 args…} and waits
+     * for its banner (which it prints once it listens, ready or not).
+     */
+    Node serve(String name, Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
+        List<String> all = new ArrayList<>(List.of("serve", "--http-port", "0", "--grpc-port",
+                "0", "--bind", "127.0.0.1", "--data-dir", dir.resolve("data-" + name).toString()));
+        all.addAll(Arrays.asList(args));
+        Path stderr = dir.resolve(name + ".err");
+        Process p = builder(env, all).redirectError(stderr.toFile()).start();
+        started.add(p);
+        BlockingQueue<String> lines = new ArrayBlockingQueue<>(16);
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                    p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.offer(line);
+                }
+            } catch (IOException e) {
+                // the process is gone; a missing banner fails the test
+            }
+        }, "stdout-" + name);
+        reader.setDaemon(true);
+        reader.start();
+        String banner = lines.poll(60, TimeUnit.SECONDS);
+        assertThat(banner).as(describe("banner of " + name + " (alive: " + p.isAlive() + "); "
+                + "its stderr:\n" + read(stderr))).isNotNull();
+        Node node = new Node(name, p, banner, stderr);
+        nodes.add(node);
+        return node;
+    }
+
+    /** Starts several {@code serve} nodes at once and waits for all their banners. */
+    List<Node> serveAll(Map<String, String> env, List<String> names, String... args)
+            throws IOException, InterruptedException {
+        List<Node> out = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        Node[] slots = new Node[names.size()];
+        for (int i = 0; i < names.size(); i++) {
+            int k = i;
+            Thread t = new Thread(() -> {
+                try {
+                    slots[k] = serve(names.get(k), env, args);
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (!failures.isEmpty()) {
+            AssertionError e = new AssertionError("a node did not start", failures.get(0));
+            failures.stream().skip(1).forEach(e::addSuppressed);
+            throw e;
+        }
+        out.addAll(Arrays.asList(slots));
+        return out;
+    }
+
+    // ------------------------------------------------------------------ one-shot commands
+
+    /** The outcome of a command run to its end. */
+    record Run(String name, int exitCode, String out, String err) {
+        /** The lines of stdout as IDs. */
+        List<Long> ids() {
+            List<Long> ids = new ArrayList<>();
+            for (String line : out.split("\n")) {
+                if (!line.isEmpty()) {
+                    ids.add(Long.parseLong(line));
+                }
+            }
+            return ids;
+        }
+    }
+
+    /** Runs one command to its end (at most 60 s), stdout to a file. */
+    Run run(String name, Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
+        Path out = dir.resolve(name + ".out");
+        Path err = dir.resolve(name + ".err");
+        Process p = builder(env, Arrays.asList(args)).redirectOutput(out.toFile())
+                .redirectError(err.toFile()).start();
+        started.add(p);
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("idmint " + String.join(" ", args) + " did not exit "
+                    + "within 60 s; stderr: " + read(err));
+        }
+        return new Run(name, p.exitValue(), read(out), read(err));
+    }
+
+    /**
+     * Starts one command with stdout on a pipe that nobody reads yet, so a process that prints
+     * more than the pipe holds blocks in its write, still alive.
+     */
+    Process startPiped(String name, Map<String, String> env, String... args) throws IOException {
+        Process p = builder(env, Arrays.asList(args))
+                .redirectError(dir.resolve(name + ".err").toFile()).start();
+        started.add(p);
+        return p;
+    }
+
+    /** Reads a stream to its end. */
+    static String drain(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        in.transferTo(buf);
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    String stderrOf(String name) {
+        return read(dir.resolve(name + ".err"));
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /**
+     * A lazy assertion description: {@code what}, then the stderr of every serve node this
+     * started (the tail of each), read only when the assertion fails.
+     */
+    Supplier<String> describe(String what) {
+        return () -> what + "\n" + context();
+    }
+
+    /** The tail of every serve node's stderr. */
+    String context() {
+        StringBuilder b = new StringBuilder();
+        synchronized (nodes) {
+            for (Node n : nodes) {
+                b.append("--- stderr of ").append(n.name).append(" (pid ").append(n.pid())
+                        .append(n.process.isAlive() ? ", alive" : ", exit "
+                                + n.process.exitValue()).append("; banner: ").append(n.banner)
+                        .append(")\n").append(tail(n.stderr(), 40)).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * Polls {@code condition} every 50 ms until it holds; fails after {@code timeout} with
+     * {@code last} (the last observation) and the processes' stderr.
+     *
+     * @return how long it took, in ms
+     */
+    long await(Duration timeout, String what, Supplier<Boolean> condition,
+            Supplier<String> last) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        while (!condition.get()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + timeout.toMillis() + " ms: " + what
+                        + "; last seen: " + last.get() + "\n" + context());
+            }
+            Thread.sleep(50);
+        }
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    private ProcessBuilder builder(Map<String, String> env, List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JVM_OPTIONS);
+        command.add("-jar");
+        command.add(jar.toString());
+        command.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("IDMINT_")
+                || k.startsWith("FAKETIME") || k.equals("LD_PRELOAD")
+                || k.startsWith("JAVA_TOOL_OPTIONS") || k.startsWith("_JAVA_OPTIONS"));
+        pb.environment().putAll(env);
+        return pb;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "(none)";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String tail(String text, int lines) {
+        String[] all = text.split("\n");
+        return String.join("\n", Arrays.asList(all).subList(Math.max(0, all.length - lines),
+                all.length));
+    }
+
+    /**
+     * Kills every process started here that is still alive (SIGKILL also ends a stopped one),
+     * and waits for each to be gone.
+     */
+    @Override
+    public void close() throws InterruptedException {
+        List<Process> all;
+        synchronized (started) {
+            all = new ArrayList<>(started);
+        }
+        for (Process p : all) {
+            if (p.isAlive()) {
+                p.toHandle().destroyForcibly();
+            }
+        }
+        for (Process p : all) {
+            if (!p.waitFor(15, TimeUnit.SECONDS)) {
+                throw new AssertionError("process " + p.pid() + " did not die after SIGKILL");
+            }
+        }
+    }
+}
