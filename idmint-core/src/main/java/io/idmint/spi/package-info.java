@@ -3,5 +3,7 @@
  * offers three conditional operations (claim, extend, release); the core runs the high-water-mark
  * protocol on top of them, so every backend gets it for free. Backends are found by URI scheme
  * through {@link java.util.ServiceLoader} and {@link io.idmint.spi.WorkerRegistryProvider}.
+ * A {@link io.idmint.spi.RangeStore} has one primitive, {@code allocate(tag, size)}, from which
+ * the core's segment generator serves dense per-tag sequences.
  */
 package io.idmint.spi;

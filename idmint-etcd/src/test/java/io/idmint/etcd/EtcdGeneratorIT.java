@@ -12,6 +12,7 @@ import io.idmint.WorkerRegistries;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.EtcdCluster;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.PausableRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ class EtcdGeneratorIT {
 
     @Test
     void zombie_keepalivePausedPastTtl_isFencedAndRangesAreDisjoint() throws Exception {
-        PausingRegistry zombieRegistry = new PausingRegistry(registry());
+        PausableRegistry zombieRegistry = new PausableRegistry(registry());
         IdGenerator zombie = generator(zombieRegistry, POOL_OF_ONE, Duration.ofSeconds(1));
         assertThat(zombie.status().state()).isEqualTo(LeaseState.ACTIVE);
         Minter zombieIds = minter(zombie, "zombie");
@@ -155,7 +156,7 @@ class EtcdGeneratorIT {
         zombieRegistry.pause();
         // Resumed last of all even if an assertion fails, or closing the zombie would hang.
         toClose.add(zombieRegistry::resume);
-        zombieRegistry.awaitHeld();
+        zombieRegistry.awaitHeld(10, java.util.concurrent.TimeUnit.SECONDS);
         IdGenerator successor = generator(registry(), POOL_OF_ONE, Duration.ofSeconds(1));
         // The successor gets the worker only once etcd expires the zombie's lease (TTL 3 s).
         Poll.until(Duration.ofSeconds(15), "the successor takes the worker",

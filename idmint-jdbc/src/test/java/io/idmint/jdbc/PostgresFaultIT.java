@@ -13,6 +13,7 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.PausableRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -193,7 +194,7 @@ class PostgresFaultIT {
 
     @Test
     void fencing_frozenHolderPastItsLease_isLeaseLost_andTheRangesAreDisjoint() throws Exception {
-        GatedRegistry frozen = closing(new GatedRegistry(client()));
+        PausableRegistry frozen = closing(new PausableRegistry(client()));
         IdGenerator a = closing(fast(frozen, POOL_OF_ONE, Duration.ofSeconds(3)).build());
         await(a, x -> x.status().ready(), "ready", 10);
         Minter ma = closing(Minter.start(a, "a"));

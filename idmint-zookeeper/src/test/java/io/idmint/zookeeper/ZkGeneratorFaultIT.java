@@ -13,6 +13,7 @@ import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.PausableRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

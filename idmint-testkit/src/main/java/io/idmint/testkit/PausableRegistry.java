@@ -1,4 +1,4 @@
-package io.idmint.zookeeper;
+package io.idmint.testkit;
 
 import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
@@ -8,40 +8,67 @@ import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A registry whose calls can be held at the door, like a node whose maintenance thread is
- * stopped (SIGSTOP, a long GC pause) while its hot path goes on within the runway. Records how
- * each extend and release ended.
+ * A registry client whose calls can be held at the door, like a node whose maintenance thread
+ * is stopped (SIGSTOP, a long GC or VM pause) while its hot path goes on within the runway: a
+ * held call reaches the store only after {@link #resume()}, with what it had. Records how each
+ * extend and release ended, so a test can show that a resumed zombie was fenced.
  */
-final class PausableRegistry implements WorkerRegistry {
+public final class PausableRegistry implements WorkerRegistry {
 
     private final WorkerRegistry delegate;
     private final List<String> outcomes = new ArrayList<>();
     private boolean paused;
+    private int held;
 
-    PausableRegistry(WorkerRegistry delegate) {
+    public PausableRegistry(WorkerRegistry delegate) {
         this.delegate = delegate;
     }
 
-    synchronized void pause() {
+    /** Holds every call from now on at the door. */
+    public synchronized void pause() {
         paused = true;
     }
 
-    synchronized void resume() {
+    /** Lets the held calls and all later ones through. */
+    public synchronized void resume() {
         paused = false;
         notifyAll();
     }
 
-    /** "extend OK", "extend LEASE_LOST", "release UNAVAILABLE", … in call order. */
-    synchronized List<String> outcomes() {
+    /** Waits until a call is being held at the door. */
+    public synchronized void awaitHeld(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (held == 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("no registry call was held within " + timeout + " " + unit);
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+    }
+
+    /** {@code "extend OK"}, {@code "extend LEASE_LOST"}, {@code "release UNAVAILABLE"}, … in order. */
+    public synchronized List<String> outcomes() {
         return new ArrayList<>(outcomes);
+    }
+
+    /** Whether the store ever answered an extend with {@link Kind#LEASE_LOST}. */
+    public boolean sawLeaseLost() {
+        return outcomes().contains("extend " + Kind.LEASE_LOST);
     }
 
     private synchronized void door() throws RegistryException {
         try {
-            while (paused) {
-                wait();
+            if (paused) {
+                held++;
+                notifyAll();
+                while (paused) {
+                    wait();
+                }
+                held--;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -90,6 +117,7 @@ final class PausableRegistry implements WorkerRegistry {
         return delegate.list(namespace);
     }
 
+    /** Resumes, then closes the client. */
     @Override
     public void close() {
         resume();

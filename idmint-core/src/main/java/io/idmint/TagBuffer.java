@@ -1,0 +1,259 @@
+package io.idmint;
+
+import io.idmint.IdUnavailableException.Reason;
+import io.idmint.spi.Range;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.UnknownTagException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One tag's double buffer. The hot path is one {@code getAndIncrement} on the current range's
+ * cursor and a compare with its end; the lock is taken only to switch ranges and to hand over a
+ * fetched one. The ID at 10 % of a range (Leaf's rule, leaving 90 % of it as time to fetch)
+ * starts the background fetch of the next range; exactly one caller draws that ID, so exactly
+ * one fetch starts per range.
+ */
+final class TagBuffer {
+
+    /** How often a waiting caller re-reads the injected clock; a poll, not a wait for time. */
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** How often a waiting caller retries a failed fetch, on the injected clock. */
+    private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
+    /** A range being served; the cursor may run past the end, which means used up. */
+    private static final class Segment {
+        final long end;
+        final long prefetchAt;
+        final AtomicLong cursor;
+
+        Segment(long start, long end) {
+            this.end = end;
+            this.prefetchAt = start + (end - start) / 10;
+            this.cursor = new AtomicLong(start);
+        }
+    }
+
+    /** Used up from the start: the first call goes to the slow path and fetches. */
+    private static final Segment EMPTY = new Segment(Long.MIN_VALUE, Long.MIN_VALUE);
+
+    private final String tag;
+    private final BufferedSegmentGenerator owner;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private volatile Segment current = EMPTY;
+    // guarded by lock
+    private Segment next;
+    private boolean fetching;
+    private long lastAttemptNanos;
+    private Exception lastFailure;
+    private long step;
+    private long lastFetchNanos;
+    private boolean fetchedOnce;
+    private long waits;
+
+    TagBuffer(String tag, BufferedSegmentGenerator owner) {
+        this.tag = tag;
+        this.owner = owner;
+        this.step = owner.steps().initial();
+    }
+
+    long next() {
+        for (;;) {
+            Segment s = current;
+            long v = s.cursor.getAndIncrement();
+            if (v < s.end) {
+                if (v == s.prefetchAt) {
+                    prefetch();
+                }
+                return v;
+            }
+            advance(s);
+        }
+    }
+
+    void next(long[] ids, int from, int to) {
+        int at = from;
+        while (at < to) {
+            Segment s = current;
+            int want = to - at;
+            long v = s.cursor.getAndAdd(want);
+            if (v < s.end) {
+                long got = Math.min(want, s.end - v);
+                for (int i = 0; i < got; i++) {
+                    ids[at++] = v + i;
+                }
+                if (s.prefetchAt >= v && s.prefetchAt < v + got) {
+                    prefetch();
+                }
+            } else {
+                advance(s);
+            }
+        }
+    }
+
+    private void prefetch() {
+        lock.lock();
+        try {
+            if (next == null && !fetching) {
+                startFetch();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Replaces the used-up range {@code used} with the next one, waiting for it if need be. */
+    private void advance(Segment used) {
+        lock.lock();
+        try {
+            TimeSource time = owner.time();
+            long deadline = time.nanoTime() + owner.fetchTimeoutNanos();
+            boolean counted = false;
+            boolean attempted = false;
+            while (current == used) {
+                if (owner.isClosed()) {
+                    throw closed();
+                }
+                if (next != null) {
+                    current = next;
+                    next = null;
+                    return;
+                }
+                if (attempted && lastFailure instanceof UnknownTagException) {
+                    owner.forget(tag, this);
+                    throw new UnknownTagException(tag, "segment tag '" + tag + "' does not exist;"
+                            + " create it first, or turn on segment.auto-create");
+                }
+                long now = time.nanoTime();
+                if (!fetching && (!attempted || now - lastAttemptNanos >= RETRY_NANOS)) {
+                    lastFailure = null;
+                    startFetch();
+                    attempted = true;
+                }
+                if (now - deadline >= 0) {
+                    throw new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "segment tag '" + tag
+                            + "': both buffers are empty and no range came from the store within "
+                            + Duration.ofNanos(owner.fetchTimeoutNanos())
+                            + (lastFailure == null ? "" : " (last error: " + lastFailure + ")"),
+                            RETRY_AFTER);
+                }
+                if (!counted) {
+                    waits++;
+                    counted = true;
+                }
+                changed.await(POLL_NANOS, TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IdUnavailableException(Reason.INTERRUPTED, "segment tag '" + tag
+                    + "': interrupted while waiting for a range", Duration.ZERO);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // requires lock
+    private void startFetch() {
+        fetching = true;
+        lastAttemptNanos = owner.time().nanoTime();
+        long startedNanos = lastAttemptNanos;
+        // A range lasts from the start of its fetch to the start of the next one: both read on
+        // the caller's thread, so the measure does not depend on how fast the store answers.
+        long size = fetchedOnce ? owner.steps().next(step, startedNanos - lastFetchNanos) : step;
+        if (!owner.submit(() -> fetch(size, startedNanos))) {
+            fetching = false;
+        }
+    }
+
+    private void fetch(long size, long startedNanos) {
+        Segment got = null;
+        Exception failure = null;
+        try {
+            Range r = allocate(size);
+            // Cursors run past a range's end by at most a batch per thread; keep them far from
+            // overflow.
+            if (r.end() > Long.MAX_VALUE / 2) {
+                throw new RegistryException(RegistryException.Kind.CORRUPT, "segment tag '" + tag
+                        + "' reached " + r.end() + ", above the largest value served, 2^62");
+            }
+            got = new Segment(r.start(), r.end());
+        } catch (RegistryException | RuntimeException e) {
+            failure = e;
+        }
+        lock.lock();
+        try {
+            fetching = false;
+            if (got != null) {
+                next = got;
+                step = size;
+                lastFetchNanos = startedNanos;
+                fetchedOnce = true;
+            } else {
+                lastFailure = failure;
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Range allocate(long size) throws RegistryException {
+        try {
+            return owner.store().allocate(tag, size);
+        } catch (UnknownTagException e) {
+            if (!owner.autoCreate()) {
+                throw e;
+            }
+        }
+        try {
+            owner.store().create(tag, 1);
+        } catch (RegistryException e) {
+            if (e.kind() != RegistryException.Kind.CONFLICT) {
+                throw e;
+            }
+            // another node created it first: fine
+        }
+        return owner.store().allocate(tag, size);
+    }
+
+    /** Whether the next range is in, for tests. */
+    boolean prefetched() {
+        lock.lock();
+        try {
+            return next != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long waits() {
+        lock.lock();
+        try {
+            return waits;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void close() {
+        lock.lock();
+        try {
+            // Later calls miss the hot path and see the generator closed.
+            current = EMPTY;
+            next = null;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    static IdUnavailableException closed() {
+        return new IdUnavailableException(Reason.CLOSED, "the segment generator is closed",
+                Duration.ZERO);
+    }
+}

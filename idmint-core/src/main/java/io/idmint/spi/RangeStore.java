@@ -1,0 +1,46 @@
+package io.idmint.spi;
+
+import java.util.List;
+
+/**
+ * Where segment ranges are leased. One primitive, {@link #allocate}: a backend makes it atomic
+ * (a JDBC increment and read in one transaction, Redis {@code INCRBY}, a compare-and-set on an
+ * etcd revision or ZooKeeper version), and the core's segment generator derives buffering,
+ * prefetch and step adaptation from it. Implementations are thread-safe; several clients of one
+ * store, in any number of processes, share the tags.
+ *
+ * <p>A tag's values only go up: an allocation that may have been committed is never handed out
+ * again, even when its caller did not hear the answer (IDs are unique, not gapless).
+ */
+public interface RangeStore extends AutoCloseable {
+
+    /**
+     * Atomically takes the next {@code size} values of {@code tag}: the result starts where the
+     * tag's previous allocation ended (or at its creation start) and is disjoint from every other
+     * allocation of the tag, by any client.
+     *
+     * @throws UnknownTagException when the tag does not exist (nothing is created implicitly)
+     * @throws IllegalArgumentException when {@code size} is not positive
+     * @throws RegistryException {@link RegistryException.Kind#UNAVAILABLE} when the store did not
+     *     answer or the outcome is unknown: the values may or may not be taken, so they are lost;
+     *     {@link RegistryException.Kind#CORRUPT} when the stored value is unreadable or the tag's
+     *     values would overflow
+     */
+    Range allocate(String tag, long size) throws RegistryException;
+
+    /**
+     * Creates {@code tag} so that its first allocation starts at {@code start}.
+     *
+     * @throws IllegalArgumentException when {@code start} is negative
+     * @throws RegistryException {@link RegistryException.Kind#CONFLICT} when the tag exists
+     *     already; {@link RegistryException.Kind#UNAVAILABLE} when the store did not answer
+     */
+    void create(String tag, long start) throws RegistryException;
+
+    /** Every tag with the start of its next allocation, sorted by tag. */
+    List<TagInfo> tags() throws RegistryException;
+
+    /** Frees client resources; the stored tags stay. */
+    @Override
+    void close();
+}

@@ -1,0 +1,168 @@
+package io.idmint.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.spi.Range;
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.TagInfo;
+import io.idmint.spi.UnknownTagException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link RangeStore} must do. A backend's test extends this and supplies
+ * {@link #newClient()}: each call is a new client of the same store, standing for another node.
+ */
+public abstract class RangeStoreContract {
+
+    private final List<RangeStore> opened = new ArrayList<>();
+    /** A tag of its own for each test, so tests can share a store. */
+    protected final String tag = "t" + UUID.randomUUID().toString().substring(0, 8);
+
+    /** A new client of the store under test. */
+    protected abstract RangeStore newClient();
+
+    /** How many allocations each of the 8 threads makes in the concurrency test. */
+    protected int allocationsPerThread() {
+        return 500;
+    }
+
+    protected final RangeStore connect() {
+        RangeStore s = newClient();
+        opened.add(s);
+        return s;
+    }
+
+    @AfterEach
+    void closeClients() {
+        opened.forEach(RangeStore::close);
+    }
+
+    @Test
+    void allocate_startsAtCreateStart_andHonoursSizes() throws Exception {
+        RangeStore s = connect();
+        s.create(tag, 1);
+        assertThat(s.allocate(tag, 10)).isEqualTo(new Range(1, 11));
+        assertThat(s.allocate(tag, 1)).isEqualTo(new Range(11, 12));
+        assertThat(s.allocate(tag, 1000)).isEqualTo(new Range(12, 1012));
+    }
+
+    @Test
+    void allocate_returnsDisjointIncreasingRanges() throws Exception {
+        RangeStore s = connect();
+        s.create(tag, 500);
+        Range prev = s.allocate(tag, 7);
+        for (int i = 0; i < 50; i++) {
+            Range r = s.allocate(tag, 1 + i % 13);
+            assertThat(r.start()).isGreaterThanOrEqualTo(prev.end());
+            assertThat(r.size()).isEqualTo(1 + i % 13);
+            prev = r;
+        }
+    }
+
+    @Test
+    void allocate_unknownTag_isUnknownTag() {
+        assertThatThrownBy(() -> connect().allocate(tag + "-none", 10))
+                .isInstanceOf(UnknownTagException.class)
+                .satisfies(e -> assertThat(((UnknownTagException) e).tag())
+                        .isEqualTo(tag + "-none"));
+    }
+
+    @Test
+    void allocate_nonPositiveSize_isRejected() throws Exception {
+        RangeStore s = connect();
+        s.create(tag, 1);
+        assertThatThrownBy(() -> s.allocate(tag, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.allocate(tag, -5)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(s.allocate(tag, 1)).isEqualTo(new Range(1, 2));
+    }
+
+    @Test
+    void create_existing_isConflict_andKeepsTheValue() throws Exception {
+        RangeStore s = connect();
+        s.create(tag, 1);
+        s.allocate(tag, 100);
+        assertThatThrownBy(() -> connect().create(tag, 1))
+                .isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CONFLICT);
+        assertThat(s.allocate(tag, 1).start()).isEqualTo(101);
+    }
+
+    @Test
+    void tags_listsEachTagWithItsNextValue() throws Exception {
+        RangeStore s = connect();
+        s.create(tag + "a", 1);
+        s.create(tag + "b", 1000);
+        s.allocate(tag + "a", 5);
+        List<TagInfo> mine = s.tags().stream().filter(t -> t.tag().startsWith(tag)).toList();
+        assertThat(mine).containsExactly(new TagInfo(tag + "a", 6), new TagInfo(tag + "b", 1000));
+    }
+
+    @Test
+    void newClient_seesRangesAboveAllEarlierOnes() throws Exception {
+        RangeStore a = connect();
+        a.create(tag, 1);
+        long top = 0;
+        for (int i = 0; i < 10; i++) {
+            top = a.allocate(tag, 100).end();
+        }
+        a.close();
+        Range r = connect().allocate(tag, 100);
+        assertThat(r.start()).isGreaterThanOrEqualTo(top);
+    }
+
+    @Test
+    void allocate_eightConcurrentClients_noGapNoOverlap() throws Exception {
+        connect().create(tag, 1);
+        int threads = 8;
+        int per = allocationsPerThread();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<List<Range>>> results = new ArrayList<>();
+        try {
+            for (int t = 0; t < threads; t++) {
+                RangeStore client = connect();
+                int seed = t;
+                results.add(pool.submit(() -> {
+                    start.await();
+                    List<Range> mine = new ArrayList<>();
+                    for (int i = 0; i < per; i++) {
+                        mine.add(client.allocate(tag, 1 + (seed * 31 + i) % 17));
+                    }
+                    return mine;
+                }));
+            }
+            start.countDown();
+            List<Range> all = new ArrayList<>();
+            long total = 0;
+            for (Future<List<Range>> f : results) {
+                for (Range r : f.get(5, TimeUnit.MINUTES)) {
+                    all.add(r);
+                    total += r.size();
+                }
+            }
+            all.sort(Comparator.comparingLong(Range::start));
+            assertThat(all.get(0).start()).isEqualTo(1);
+            for (int i = 1; i < all.size(); i++) {
+                // a single store with no failed calls: every value is handed out exactly once
+                assertThat(all.get(i).start()).as("range %d", i).isEqualTo(all.get(i - 1).end());
+            }
+            assertThat(all.get(all.size() - 1).end()).isEqualTo(1 + total);
+            assertThat(connect().allocate(tag, 1).start()).isEqualTo(1 + total);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,310 @@
+package io.idmint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.IdUnavailableException.Reason;
+import io.idmint.spi.Range;
+import io.idmint.spi.UnknownTagException;
+import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.InMemoryRangeStore;
+import io.idmint.testkit.ManualTimeSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SegmentGeneratorTest {
+
+    private final ManualTimeSource time = new ManualTimeSource(Nodes.T0);
+    private final InMemoryRangeStore store = new InMemoryRangeStore();
+    private final List<SegmentGenerator> opened = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        opened.forEach(SegmentGenerator::close);
+    }
+
+    private SegmentGenerator build(Segments builder) {
+        SegmentGenerator g = builder.store(store).timeSource(time).build();
+        opened.add(g);
+        return g;
+    }
+
+    private static long waits(SegmentGenerator g) {
+        return ((BufferedSegmentGenerator) g).waits();
+    }
+
+    /** Polls (does not wait for time) until the condition holds; fails after 10 s. */
+    private static void await(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Draws the whole {@code index}th range of {@code tag}, checking every ID, and waits at the
+     * prefetch point until the next range has come: the store is called while this one still
+     * has 90 % of its IDs.
+     */
+    private void drawRange(SegmentGenerator g, String tag, int index) {
+        Range r = store.ranges(tag).get(index);
+        for (long id = r.start(); id < r.end(); id++) {
+            assertThat(g.next(tag)).isEqualTo(id);
+            if (id == r.start() + r.size() / 10) {
+                awaitPrefetched(g, tag, index);
+            }
+        }
+    }
+
+    @Test
+    void next_oneThread_denseAndIncreasingFromTheCreateStart() throws Exception {
+        store.create("order", 1);
+        SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100));
+        for (long expected = 1; expected <= 10_000; expected++) {
+            assertThat(g.next("order")).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void next_batch_denseAndIncreasingAcrossRanges() throws Exception {
+        store.create("order", 1);
+        SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100));
+        long[] ids = new long[1_000];
+        g.next("order", ids, 0, 250);
+        g.next("order", ids, 250, 1_000);
+        for (int i = 0; i < ids.length; i++) {
+            assertThat(ids[i]).isEqualTo(i + 1);
+        }
+        assertThat(g.next("order")).isEqualTo(1_001);
+        assertThatThrownBy(() -> g.next("order", ids, 5, 2_000))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
+    void next_concurrentThreads_uniqueAndIncreasingPerThread() throws Exception {
+        store.create("order", 1);
+        SegmentGenerator g = Segments.newBuilder().store(store).build();
+        opened.add(g);
+        for (int threads : new int[] {2, 4}) {
+            long[][] out = new long[threads][200_000];
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                long[] mine = out[t];
+                done.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        start.await();
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                    for (int i = 0; i < mine.length; i++) {
+                        mine[i] = g.next("order");
+                    }
+                }, r -> new Thread(r).start()));
+            }
+            start.countDown();
+            for (Future<?> f : done) {
+                f.get(1, TimeUnit.MINUTES);
+            }
+            for (long[] ids : out) {
+                IdOracle.assertStrictlyIncreasing(ids);
+            }
+            IdOracle.assertUnique(out);
+        }
+    }
+
+    @Test
+    void prefetch_callsTheStoreWhileTheRangeStillHasIds_noCallerWaits() throws Exception {
+        store.create("order", 1);
+        SegmentGenerator g = build(Segments.newBuilder().step(1_000));
+        assertThat(g.next("order")).isEqualTo(1);
+        for (int i = 0; i < 6; i++) {
+            if (i == 0) {
+                await(() -> store.ranges("order").size() == 1, "first range");
+            }
+            drawRangeAfterFirst(g, i);
+        }
+        // only the very first call, with both buffers empty, waited
+        assertThat(waits(g)).isEqualTo(1);
+        assertThat(store.allocations()).isEqualTo(7);
+    }
+
+    /** Polls until range {@code index + 1} is in the store and in the generator's buffer. */
+    private void awaitPrefetched(SegmentGenerator g, String tag, int index) {
+        await(() -> store.ranges(tag).size() > index + 1
+                && ((BufferedSegmentGenerator) g).prefetched(tag), "range " + (index + 1)
+                + " is fetched");
+    }
+
+    /** {@link #drawRange} for a test that already drew the first ID of range 0. */
+    private void drawRangeAfterFirst(SegmentGenerator g, int index) {
+        Range r = store.ranges("order").get(index);
+        long first = index == 0 ? r.start() + 1 : r.start();
+        for (long id = first; id < r.end(); id++) {
+            assertThat(g.next("order")).isEqualTo(id);
+            if (id == r.start() + r.size() / 10) {
+                awaitPrefetched(g, "order", index);
+            }
+        }
+    }
+
+    @Test
+    void step_growsUnderLoad_andShrinksWhenIdle() throws Exception {
+        store.create("order", 1);
+        SegmentGenerator g = build(Segments.newBuilder().step(1_000).minStep(250).maxStep(8_000)
+                .targetDuration(Duration.ofMinutes(1)));
+        g.next("order");
+        drawRangeAfterFirst(g, 0);
+        for (int i = 1; i < 5; i++) {
+            drawRange(g, "order", i);   // the clock stands still: every range lasts no time
+        }
+        assertThat(sizes()).containsExactly(1_000L, 2_000L, 4_000L, 8_000L, 8_000L, 8_000L);
+        for (int i = 5; i < 10; i++) {
+            time.advance(Duration.ofMinutes(3));   // idle: each range lasts over twice the target
+            drawRange(g, "order", i);
+        }
+        assertThat(sizes()).containsExactly(1_000L, 2_000L, 4_000L, 8_000L, 8_000L, 8_000L,
+                4_000L, 2_000L, 1_000L, 500L, 250L);
+        time.advance(Duration.ofSeconds(90));      // within [target, 2 x target]: kept
+        drawRange(g, "order", 10);
+        assertThat(sizes()).as("sizes").hasSize(12).last().isEqualTo(250L);
+    }
+
+    private List<Long> sizes() {
+        return store.ranges("order").stream().map(Range::size).toList();
+    }
+
+    @Test
+    void storeDown_servesBuffers_thenUnavailable_thenRecovers() throws Exception {
+        store.create("order", 1);
+        SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100)
+                .fetchTimeout(Duration.ofSeconds(1)));
+        List<Long> issued = new ArrayList<>();
+        issued.add(g.next("order"));
+        await(() -> store.ranges("order").size() == 1, "first range");
+        Range first = store.ranges("order").get(0);
+        for (long id = first.start() + 1; id < first.end(); id++) {
+            issued.add(g.next("order"));
+            if (id == first.start() + 10) {
+                awaitPrefetched(g, "order", 0);
+                store.setAvailable(false);
+            }
+        }
+        // the prefetched range is still served while the store is down
+        for (int i = 0; i < 100; i++) {
+            issued.add(g.next("order"));
+        }
+        assertThat(issued).hasSize(200);
+        long callsBefore = store.allocateCalls();
+        CompletableFuture<Long> blocked = CompletableFuture.supplyAsync(() -> g.next("order"),
+                r -> new Thread(r).start());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!blocked.isDone() && System.nanoTime() < deadline) {
+            time.advance(Duration.ofMillis(50));   // the caller's timeout runs on this clock
+            Thread.onSpinWait();
+        }
+        assertThatThrownBy(blocked::get).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(IdUnavailableException.class)
+                .hasMessageContaining("segment tag 'order'")
+                .satisfies(e -> {
+                    IdUnavailableException u = (IdUnavailableException) e;
+                    assertThat(u.reason()).isEqualTo(Reason.RUNWAY_EXHAUSTED);
+                    assertThat(u.retryAfter()).isEqualTo(Duration.ofSeconds(1));
+                });
+        assertThat(store.allocateCalls()).isGreaterThan(callsBefore);
+
+        store.setAvailable(true);
+        for (int i = 0; i < 300; i++) {
+            issued.add(g.next("order"));
+        }
+        long[] all = issued.stream().mapToLong(Long::longValue).toArray();
+        IdOracle.assertStrictlyIncreasing(all);
+        IdOracle.assertUnique(all);
+    }
+
+    @Test
+    void tags_areIndependent() throws Exception {
+        store.create("a", 1);
+        store.create("b", 1_000_000);
+        SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100));
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(g.next("a")).isEqualTo(1 + i);
+            assertThat(g.next("b")).isEqualTo(1_000_000 + i);
+            if (i % 2 == 0) {
+                assertThat(g.next("a")).isEqualTo(1 + ++i);
+                assertThat(g.next("b")).isEqualTo(1_000_000 + i);
+            }
+        }
+    }
+
+    @Test
+    void next_badTagName_namesTheTag() {
+        SegmentGenerator g = build(Segments.newBuilder());
+        for (String bad : new String[] {"", "a b", "x/y", "é", "a".repeat(65)}) {
+            assertThatThrownBy(() -> g.next(bad)).isInstanceOf(IllegalArgumentException.class)
+                    .isNotInstanceOf(UnknownTagException.class)
+                    .hasMessageContaining("segment tag '" + bad + "'");
+        }
+        assertThatThrownBy(() -> g.next(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("segment tag 'null'");
+    }
+
+    @Test
+    void next_unknownTag_isUnknownTag_untilCreated() throws Exception {
+        SegmentGenerator g = build(Segments.newBuilder());
+        assertThatThrownBy(() -> g.next("ghost")).isInstanceOf(UnknownTagException.class)
+                .hasMessageContaining("segment tag 'ghost' does not exist")
+                .satisfies(e -> assertThat(((UnknownTagException) e).tag()).isEqualTo("ghost"));
+        store.create("ghost", 42);
+        assertThat(g.next("ghost")).isEqualTo(42);
+    }
+
+    @Test
+    void next_unknownTag_withAutoCreate_startsAtOne() throws Exception {
+        SegmentGenerator g = build(Segments.newBuilder().autoCreate(true));
+        assertThat(g.next("fresh")).isEqualTo(1);
+        assertThat(g.next("fresh")).isEqualTo(2);
+        assertThat(store.tags()).extracting(t -> t.tag()).containsExactly("fresh");
+    }
+
+    @Test
+    void close_thenNext_isClosed() throws Exception {
+        store.create("order", 1);
+        SegmentGenerator g = build(Segments.newBuilder());
+        g.next("order");
+        g.close();
+        assertThatThrownBy(() -> g.next("order")).isInstanceOf(IdUnavailableException.class)
+                .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.CLOSED);
+        assertThatThrownBy(() -> g.next("other")).isInstanceOf(IdUnavailableException.class)
+                .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.CLOSED);
+    }
+
+    @Test
+    void builder_validatesAtOnce_andRejectsSettingTwice() {
+        assertThatThrownBy(() -> Segments.newBuilder().step(0))
+                .hasMessageContaining("segment.step must be between 1 and 2^40, got 0");
+        assertThatThrownBy(() -> Segments.newBuilder().fetchTimeout(Duration.ZERO))
+                .hasMessageContaining("segment.fetch-timeout must be positive");
+        assertThatThrownBy(() -> Segments.newBuilder().step(10).step(10))
+                .isInstanceOf(IllegalStateException.class).hasMessage("step was already set");
+        assertThatThrownBy(() -> Segments.newBuilder().build())
+                .hasMessageContaining("no range store");
+        assertThatThrownBy(() -> Segments.newBuilder().store(store).minStep(500).maxStep(100)
+                .build()).hasMessageContaining(
+                        "segment.min-step (500) must not exceed segment.max-step (100)");
+        assertThatThrownBy(() -> Segments.newBuilder().store(store).step(50).minStep(100).build())
+                .hasMessageContaining("segment.step (50) must be between");
+    }
+}
