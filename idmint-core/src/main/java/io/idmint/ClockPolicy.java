@@ -3,7 +3,8 @@ package io.idmint;
 /** What a generator does when the clock is behind the last issued time by more than the wait. */
 public enum ClockPolicy {
     /**
-     * Refuse with {@link IdUnavailableException} ({@link IdUnavailableException.Reason#CLOCK_BEHIND}),
+     * Refuse with {@link IdUnavailableException} ({@link
+     * IdUnavailableException.Reason#CLOCK_BEHIND}),
      * release the worker with its final high-water mark, and re-join by itself once the clock has
      * caught up. The default: IDs never carry a time far from the clock.
      */

@@ -31,7 +31,10 @@ public enum IdCodec {
         }
     },
 
-    /** 16 lowercase hex digits; parsing accepts an optional {@code 0x}, either case, 1 to 16 digits. */
+    /**
+     * 16 lowercase hex digits; parsing accepts an optional {@code 0x}, either case, 1 to 16
+     * digits.
+     */
     HEX {
         @Override
         public String format(long id) {
@@ -152,7 +155,8 @@ public enum IdCodec {
 
     private static long checkPositive(long id) {
         if (id < 0) {
-            throw new IllegalArgumentException("ID " + id + " is negative; idmint IDs are positive");
+            throw new IllegalArgumentException("ID " + id
+                    + " is negative; idmint IDs are positive");
         }
         return id;
     }

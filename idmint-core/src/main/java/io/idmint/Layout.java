@@ -46,16 +46,20 @@ public final class Layout {
     public static final long DEFAULT_EPOCH_MILLIS = 1_767_225_600_000L;
 
     /** Twitter Snowflake: 41 ms · 5 datacenter · 5 worker · 12 sequence. The default. */
-    public static final Layout SNOWFLAKE = preset("snowflake", "time=41,datacenter=5,worker=5,sequence=12");
+    public static final Layout SNOWFLAKE = preset("snowflake",
+            "time=41,datacenter=5,worker=5,sequence=12");
     /** CustomUUID style: 41 ms · 3 region (datacenter) · 10 worker · 9 sequence. */
-    public static final Layout REGION = preset("region", "time=41,datacenter=3,worker=10,sequence=9");
+    public static final Layout REGION = preset("region",
+            "time=41,datacenter=3,worker=10,sequence=9");
     /** Instagram style: 41 ms · 13 shard (filled per call from a shard key) · 9 sequence. */
     public static final Layout INSTAGRAM = preset("instagram", "time=41,shard=13,sequence=9");
     /** Sonyflake: 39 × 10 ms · 8 sequence · 16 machine (worker). */
-    public static final Layout SONYFLAKE = preset("sonyflake", "time=39,sequence=8,worker=16,tick=10ms");
+    public static final Layout SONYFLAKE = preset("sonyflake",
+            "time=39,sequence=8,worker=16,tick=10ms");
     /** Baidu uid-generator: 28 s · 22 worker · 13 sequence (about 8.5 years). */
-    public static final Layout UID_GENERATOR = preset("uid-generator", "time=28,worker=22,sequence=13,tick=1s");
-    /** Fits in 53 bits, for clients that read IDs as JavaScript numbers: 41 ms · 5 worker · 7 sequence. */
+    public static final Layout UID_GENERATOR = preset("uid-generator",
+            "time=28,worker=22,sequence=13,tick=1s");
+    /** Below 2^53, for clients reading IDs as JavaScript numbers: 41 ms · 5 worker · 7 seq. */
     public static final Layout JS_SAFE = preset("js-safe", "time=41,worker=5,sequence=7");
 
     private static final List<Layout> PRESETS =
@@ -100,7 +104,8 @@ public final class Layout {
      * Parses a layout spec: a preset name ({@code snowflake}, {@code region}, {@code instagram},
      * {@code sonyflake}, {@code uid-generator}, {@code js-safe}), optionally followed by
      * {@code ,epoch=…} or {@code ,tick=…}; or a custom list of fields from the most significant
-     * down, e.g. {@code time=41,datacenter=5,worker=5,sequence=12,tick=1ms,epoch=2026-01-01T00:00:00Z}.
+     * down, e.g. {@code
+     * time=41,datacenter=5,worker=5,sequence=12,tick=1ms,epoch=2026-01-01T00:00:00Z}.
      *
      * @throws IllegalArgumentException naming the offending part when the spec is not valid
      */
@@ -131,7 +136,8 @@ public final class Layout {
                         + "'; write all fields instead to change widths");
             }
             if (overrides.put(key, kv[1].trim()) != null) {
-                throw new IllegalArgumentException("layout '" + spec + "': " + key + " given twice");
+                throw new IllegalArgumentException("layout '" + spec + "': " + key
+                        + " given twice");
             }
         }
         StringBuilder fields = new StringBuilder();
@@ -139,7 +145,8 @@ public final class Layout {
             fields.append(f.key).append('=').append(base.widths.get(f)).append(',');
         }
         fields.append("tick=").append(overrides.getOrDefault("tick", formatTick(base.tickMillis)));
-        fields.append(",epoch=").append(overrides.getOrDefault("epoch", Long.toString(base.epochMillis)));
+        fields.append(",epoch=").append(overrides.getOrDefault("epoch",
+                Long.toString(base.epochMillis)));
         try {
             return parseFields(fields.toString(), null);
         } catch (IllegalArgumentException e) {
@@ -158,7 +165,8 @@ public final class Layout {
             String part = rawPart.trim();
             int eq = part.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("layout '" + spec + "': expected key=value, got '"
+                throw new IllegalArgumentException("layout '" + spec
+                        + "': expected key=value, got '"
                         + part + "'");
             }
             String key = part.substring(0, eq).trim().toLowerCase(Locale.ROOT);
@@ -166,14 +174,16 @@ public final class Layout {
             switch (key) {
                 case "tick" -> {
                     if (tickSeen) {
-                        throw new IllegalArgumentException("layout '" + spec + "': tick given twice");
+                        throw new IllegalArgumentException("layout '" + spec
+                                + "': tick given twice");
                     }
                     tickSeen = true;
                     tick = parseTick(spec, value);
                 }
                 case "epoch" -> {
                     if (epochSeen) {
-                        throw new IllegalArgumentException("layout '" + spec + "': epoch given twice");
+                        throw new IllegalArgumentException("layout '" + spec
+                                + "': epoch given twice");
                     }
                     epochSeen = true;
                     epoch = parseEpoch(spec, value);
@@ -450,7 +460,8 @@ public final class Layout {
      */
     public IdParts decode(long id) {
         if (id < 0) {
-            throw new IllegalArgumentException("ID " + id + " is negative; idmint IDs are positive");
+            throw new IllegalArgumentException("ID " + id
+                    + " is negative; idmint IDs are positive");
         }
         if (totalBits < 63 && (id >>> totalBits) != 0) {
             throw new IllegalArgumentException("ID " + id + " uses more than the " + totalBits

@@ -232,7 +232,8 @@ final class LeasedWorker implements AutoCloseable {
         } catch (RegistryException e) {
             if (e.kind() == RegistryException.Kind.LEASE_LOST) {
                 generator.retire(new IdUnavailableException(Reason.NO_LEASE, "worker "
-                        + claim.workerId() + " was lost: " + e.getMessage(), Duration.ofSeconds(1)));
+                        + claim.workerId() + " was lost: " + e.getMessage(),
+                                Duration.ofSeconds(1)));
                 claim = null;
                 setState(LeaseState.LOST, e.getMessage());
                 return;
@@ -259,7 +260,8 @@ final class LeasedWorker implements AutoCloseable {
 
     /** Stops issuing and releases the worker with the exact last issued time. */
     private void giveUp(Reason reason, String why) {
-        long last = generator.retire(new IdUnavailableException(reason, why, Duration.ofSeconds(1)));
+        long last = generator.retire(new IdUnavailableException(reason, why,
+                Duration.ofSeconds(1)));
         Claim c = claim;
         claim = null;
         setState(LeaseState.LOST, why);

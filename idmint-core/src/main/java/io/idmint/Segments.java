@@ -1,5 +1,9 @@
 package io.idmint;
 
+import static io.idmint.Checks.requireArgument;
+import static io.idmint.Checks.requirePositive;
+import static io.idmint.Checks.requireUnset;
+
 import io.idmint.spi.RangeStore;
 import java.time.Duration;
 import java.util.Objects;
@@ -145,22 +149,5 @@ public final class Segments {
         requireArgument(step > 0 && step <= (1L << 40), key + " must be between 1 and 2^40, got "
                 + step);
         return step;
-    }
-
-    private static void requireUnset(Object current, String name) {
-        if (current != null) {
-            throw new IllegalStateException(name + " was already set");
-        }
-    }
-
-    private static void requireArgument(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
-
-    private static void requirePositive(Duration d, String key) {
-        requireArgument(d != null && !d.isNegative() && !d.isZero(), key + " must be positive, got "
-                + d);
     }
 }

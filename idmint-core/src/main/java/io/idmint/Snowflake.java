@@ -1,5 +1,9 @@
 package io.idmint;
 
+import static io.idmint.Checks.requireArgument;
+import static io.idmint.Checks.requirePositive;
+import static io.idmint.Checks.requireUnset;
+
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.WorkerRegistry;
 import java.time.Duration;
@@ -214,10 +218,12 @@ public final class Snowflake {
         requireArgument(dc <= l.maxDatacenterId(), "datacenter " + dc + " does not fit layout "
                 + l + " (0.." + l.maxDatacenterId() + ")");
         int preferred = workerId != null ? workerId : -1;
-        requireArgument(preferred <= l.maxWorkerId(), "worker " + preferred + " does not fit layout "
+        requireArgument(preferred <= l.maxWorkerId(), "worker " + preferred
+                + " does not fit layout "
                 + l + " (0.." + l.maxWorkerId() + ")");
         long now = time.currentTimeMillis();
-        requireArgument(l.epochMillis() <= now, "layout epoch " + Instant.ofEpochMilli(l.epochMillis())
+        requireArgument(l.epochMillis() <= now, "layout epoch "
+                + Instant.ofEpochMilli(l.epochMillis())
                 + " is in the future (the clock says " + Instant.ofEpochMilli(now) + ")");
         requireArgument(l.exhaustionMillis() > now, "layout " + l + " ran out of time at "
                 + l.exhaustion());
@@ -256,22 +262,7 @@ public final class Snowflake {
         } catch (java.io.IOException | RuntimeException e) {
             // not Linux, or unreadable: the environment's name, if any, will do
         }
-        return (host == null || host.isEmpty() ? "unknown" : host) + "/" + ProcessHandle.current().pid();
-    }
-
-    private static void requireUnset(Object current, String name) {
-        if (current != null) {
-            throw new IllegalStateException(name + " was already set");
-        }
-    }
-
-    private static void requireArgument(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
-
-    private static void requirePositive(Duration d, String key) {
-        requireArgument(d != null && !d.isNegative() && !d.isZero(), key + " must be positive, got " + d);
+        String name = host == null || host.isEmpty() ? "unknown" : host;
+        return name + "/" + ProcessHandle.current().pid();
     }
 }

@@ -94,15 +94,17 @@ final class StaticRegistry implements WorkerRegistry {
                 if (state == null) {
                     if (used) {
                         throw new RegistryException(Kind.CORRUPT, "state file "
-                                + dir.resolve(name(dc, worker, "state")) + " is missing, but worker "
-                                + worker + " was used before; restore the file, or delete the data "
-                                + "directory only if no ID minted from it must stay unique");
+                                + dir.resolve(name(dc, worker, "state")) + " is missing, but "
+                                + "worker " + worker + " was used before; restore the file, or "
+                                + "delete the data directory only if no ID minted from it must "
+                                + "stay unique");
                     }
                     state = new State(0, 0);
                 }
                 writeLockFile(channel, state.generation() > 0 || used, request.holder());
                 held.put(key(request.namespace(), dc, worker), new Held(lockPath, channel));
-                return new Claim(request.namespace(), dc, worker, state.generation(), state.hwmMillis(), Long.MAX_VALUE);
+                return new Claim(request.namespace(), dc, worker, state.generation(),
+                        state.hwmMillis(), Long.MAX_VALUE);
             } catch (IOException e) {
                 unlock(lockPath, channel);
                 throw new RegistryException(Kind.UNAVAILABLE, "cannot claim worker " + worker
@@ -113,7 +115,8 @@ final class StaticRegistry implements WorkerRegistry {
             }
         }
         throw new RegistryException(Kind.POOL_FULL, "all " + (request.maxWorkerId() + 1)
-                + " worker IDs of datacenter " + dc + " in " + dir + " are held by other processes");
+                + " worker IDs of datacenter " + dc + " in " + dir
+                + " are held by other processes");
     }
 
     @Override
@@ -204,7 +207,8 @@ final class StaticRegistry implements WorkerRegistry {
         return order;
     }
 
-    private static void checkLayout(Path dir, String layoutSpec) throws IOException, RegistryException {
+    private static void checkLayout(Path dir, String layoutSpec) throws IOException,
+            RegistryException {
         Path file = dir.resolve("layout");
         if (!Files.exists(file)) {
             atomicWrite(dir, file, layoutSpec + "\n");
@@ -229,7 +233,8 @@ final class StaticRegistry implements WorkerRegistry {
         String stored = Files.readString(file, StandardCharsets.UTF_8).trim();
         if (!stored.equals(request.datacenterName())) {
             throw new RegistryException(Kind.CONFLICT, "datacenter " + request.datacenterId()
-                    + " is '" + stored + "' in " + dir + ", not '" + request.datacenterName() + "'");
+                    + " is '" + stored + "' in " + dir + ", not '"
+                    + request.datacenterName() + "'");
         }
     }
 
@@ -254,7 +259,8 @@ final class StaticRegistry implements WorkerRegistry {
             }
         }
         try {
-            if (crcAt < 0 || !crc(text.substring(0, crcAt)).equals(text.substring(crcAt + 6).trim())) {
+            String stored = crcAt < 0 ? "" : text.substring(crcAt + 6).trim();
+            if (crcAt < 0 || !crc(text.substring(0, crcAt)).equals(stored)) {
                 throw new IllegalArgumentException("checksum does not match");
             }
             if (!layoutSpec.equals(values.get("layout"))
@@ -262,7 +268,8 @@ final class StaticRegistry implements WorkerRegistry {
                     || Integer.parseInt(values.get("worker")) != worker) {
                 throw new IllegalArgumentException("it belongs to another layout or worker");
             }
-            return new State(Long.parseLong(values.get("hwm")), Long.parseLong(values.get("generation")));
+            return new State(Long.parseLong(values.get("hwm")),
+                    Long.parseLong(values.get("generation")));
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new RegistryException(Kind.CORRUPT, "state file " + file + " is corrupt ("
                     + e.getMessage() + "); refusing to guess its high-water mark. Restore it from "
@@ -274,7 +281,8 @@ final class StaticRegistry implements WorkerRegistry {
             long generation) throws IOException {
         String body = STATE_HEADER + "\nversion=1\nlayout=" + layoutSpec + "\ndatacenter=" + dc
                 + "\nworker=" + worker + "\nhwm=" + hwm + "\ngeneration=" + generation + "\n";
-        atomicWrite(dir, dir.resolve(name(dc, worker, "state")), body + "crc32=" + crc(body) + "\n");
+        atomicWrite(dir, dir.resolve(name(dc, worker, "state")), body + "crc32=" + crc(body)
+                + "\n");
     }
 
     /** Write to a temporary file, fsync it, rename it over the target, fsync the directory. */

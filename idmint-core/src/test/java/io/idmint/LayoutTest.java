@@ -34,7 +34,8 @@ class LayoutTest {
             assertThat(p.totalBits()).isLessThanOrEqualTo(63);
         }
         assertThat(Layout.JS_SAFE.totalBits()).isEqualTo(53);
-        assertThat(Layout.SONYFLAKE.fields()).containsExactly(Field.TIME, Field.SEQUENCE, Field.WORKER);
+        assertThat(Layout.SONYFLAKE.fields()).containsExactly(Field.TIME, Field.SEQUENCE,
+                Field.WORKER);
         assertThat(Layout.SONYFLAKE.tickMillis()).isEqualTo(10);
         assertThat(Layout.UID_GENERATOR.tickMillis()).isEqualTo(1000);
         assertThat(Layout.INSTAGRAM.maxShardId()).isEqualTo(8191);

@@ -18,7 +18,8 @@ class PublicApiTest {
         List<String> publicTypes;
         try (Stream<Path> files = Files.walk(classes)) {
             publicTypes = files.map(p -> classes.relativize(p).toString())
-                    .filter(f -> f.endsWith(".class") && !f.contains("$") && !f.contains("package-info"))
+                    .filter(f -> f.endsWith(".class") && !f.contains("$")
+                            && !f.contains("package-info"))
                     .map(f -> f.substring(0, f.length() - 6).replace('/', '.'))
                     .filter(PublicApiTest::isPublic)
                     .sorted().toList();

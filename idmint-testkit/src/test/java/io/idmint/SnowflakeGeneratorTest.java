@@ -26,7 +26,8 @@ class SnowflakeGeneratorTest {
 
     @Test
     void nextId_isPositiveIncreasing_andDecodesToItsWorker() {
-        try (IdGenerator g = Nodes.manual(registry, time, b -> b.datacenterId(3).preferredWorkerId(7))) {
+        try (IdGenerator g = Nodes.manual(registry, time,
+                b -> b.datacenterId(3).preferredWorkerId(7))) {
             long a = g.nextId();
             long b = g.nextId();
             assertThat(a).isPositive();
@@ -66,7 +67,8 @@ class SnowflakeGeneratorTest {
             assertThat(time.currentTimeMillis()).as("borrowed, did not wait").isEqualTo(T0);
             assertThat(Layout.SNOWFLAKE.decode(ids[ids.length - 1]).timestampMillis()).isEqualTo(T0 + 2);
             g.nextId();
-            assertThat(time.currentTimeMillis()).as("lead used up: waits one tick").isEqualTo(T0 + 1);
+            assertThat(time.currentTimeMillis()).as("lead used up: waits one tick").isEqualTo(T0
+                    + 1);
         }
     }
 
@@ -112,7 +114,8 @@ class SnowflakeGeneratorTest {
     @ParameterizedTest
     @ValueSource(longs = {1, 10, 1_000, 3_600_000})
     void clockStepsBack_continuePolicy_keepsIssuingOnTheLogicalClock(long backMillis) {
-        try (IdGenerator g = Nodes.manual(registry, time, b -> b.clockPolicy(ClockPolicy.CONTINUE))) {
+        try (IdGenerator g = Nodes.manual(registry, time,
+                b -> b.clockPolicy(ClockPolicy.CONTINUE))) {
             time.advance(ms(20));
             long[] ids = new long[10_000];
             ids[0] = g.nextId();
@@ -235,13 +238,15 @@ class SnowflakeGeneratorTest {
             g.nextIds(ids, 5_000, ids.length);
             IdOracle.assertStrictlyIncreasing(ids);
             assertThat(time.currentTimeMillis()).isEqualTo(T0 + 2);
-            assertThatThrownBy(() -> g.nextIds(ids, 5, 3)).isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> g.nextIds(ids, 5,
+                    3)).isInstanceOf(IndexOutOfBoundsException.class);
         }
     }
 
     @Test
     void timeFieldRunsOut_isRefusedNeverWrapped() {
-        Layout shortLived = Layout.parse("time=16,worker=2,sequence=4,tick=1ms,epoch=" + (T0 - 65_530));
+        Layout shortLived = Layout.parse("time=16,worker=2,sequence=4,tick=1ms,epoch="
+                + (T0 - 65_530));
         try (IdGenerator g = Nodes.manual(registry, time, b -> b.layout(shortLived))) {
             time.advance(ms(5));
             assertThat(g.nextId()).isPositive();

@@ -30,7 +30,8 @@ class StaticRegistryTest extends WorkerRegistryContract {
     }
 
     private Path stateFile(int worker) {
-        return dataDir.resolve("workers").resolve(namespace).resolve("worker-1-" + worker + ".state");
+        return dataDir.resolve("workers").resolve(namespace).resolve("worker-1-" + worker
+                + ".state");
     }
 
     @Test
@@ -109,11 +110,13 @@ class StaticRegistryTest extends WorkerRegistryContract {
     void crashLeavesAReservationAhead_restartTakesAColdWorkerAtOnce() {
         ManualTimeSource clock = new ManualTimeSource(T0).autoAdvance();
         WorkerRegistry crashed = connect();
-        IdGenerator g = Nodes.manual(crashed, clock, b -> b.namespace(namespace).preferredWorkerId(0));
+        IdGenerator g = Nodes.manual(crashed, clock,
+                b -> b.namespace(namespace).preferredWorkerId(0));
         long before = g.nextId();
         crashed.close(); // as kill -9 does: the lock goes, the HWM stays a reservation ahead
         try (WorkerRegistry r = connect();
-                IdGenerator next = Nodes.manual(r, clock, b -> b.namespace(namespace).preferredWorkerId(0))) {
+                IdGenerator next = Nodes.manual(r, clock,
+                        b -> b.namespace(namespace).preferredWorkerId(0))) {
             assertThat(next.status().state()).isEqualTo(LeaseState.ACTIVE);
             assertThat(next.status().workerId()).isNotZero();
             IdOracle.assertDisjointHolders(Layout.SNOWFLAKE,

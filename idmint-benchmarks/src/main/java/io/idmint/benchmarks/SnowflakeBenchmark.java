@@ -62,11 +62,11 @@ import org.openjdk.jmh.infra.ThreadParams;
  *     -f 1 -wi 3 -w 2s -i 5 -r 2s -foe true
  * </pre>
  *
- * <p>Measured 2026-11-21 with that command (quiet machine; {@code -p maxLeadMillis=1000}, as the
- * lead check then failed, see {@code HybridTimeSource}): idmint 4,096,922 ops/s at 1 thread and
- * 4,095,522 at 2 (100.0% of the cap); {@code uuidRandom} 5.13 M / 2.91 M;
- * {@code atomicLongIncrement} 462 M / 224 M. JDK 17.0.15 (Debian), JMH 1.37, 2 vCPU AMD EPYC
- * (Firecracker VM, clocksource tsc).
+ * <p>Measured 2026-11-21 with that command on a quiet machine: idmint 4,094,909 ops/s at 1 thread
+ * and 4,097,837 at 2 (100.0% of the cap), lead at most 0 ms in every iteration;
+ * {@code uuidRandom} 5.13 M / 2.91 M; {@code atomicLongIncrement} 462 M / 224 M. JDK 17.0.15
+ * (Debian), JMH 1.37, 2 vCPU AMD EPYC (Firecracker VM, clocksource tsc). The cap is a wall-clock
+ * limit: CPU taken by other processes lowers the idmint score directly.
  *
  * <p>The three are methods rather than one {@code @Param} because their state differs (a leased
  * worker with a per-iteration check against a bare counter); JMH still prints them in one table.

@@ -70,7 +70,8 @@ public record Flake128(long timestampMillis, long workerId, int sequence)
 
     /**
      * A worker ID from a 6-byte MAC address, big-endian, as
-     * {@link java.net.NetworkInterface#getHardwareAddress()} gives it. Unique only while the MAC is: beware of virtual machines and containers with
+     * {@link java.net.NetworkInterface#getHardwareAddress()} gives it. Unique only while the MAC
+     * is: beware of virtual machines and containers with
      * made-up or copied MACs.
      */
     public static long workerIdOf(byte[] mac) {

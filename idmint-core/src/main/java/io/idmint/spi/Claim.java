@@ -14,7 +14,8 @@ package io.idmint.spi;
  *     {@link Long#MAX_VALUE} when the claim lives as long as the process (the {@code static}
  *     registry's OS file lock)
  */
-public record Claim(String namespace, int datacenterId, int workerId, long token, long hwmMillis, long leaseTtlMillis) {
+public record Claim(String namespace, int datacenterId, int workerId, long token, long hwmMillis,
+        long leaseTtlMillis) {
 
     /** The same claim with a new fencing token. */
     public Claim withToken(long newToken) {

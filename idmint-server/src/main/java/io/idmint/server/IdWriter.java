@@ -4,7 +4,8 @@ import io.idmint.IdCodec;
 
 /**
  * Writes IDs as ASCII lines straight into a byte buffer, the text {@link IdCodec#format} gives
- * (hex with a {@code 0x} so that {@code idmint decode} reads it back), without a String per ID: {@code idmint next -n 100000000} spends its time here.
+ * (hex with a {@code 0x} so that {@code idmint decode} reads it back), without a String per ID:
+ * {@code idmint next -n 100000000} spends its time here.
  */
 enum IdWriter {
 

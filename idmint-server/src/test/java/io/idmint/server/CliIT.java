@@ -130,7 +130,8 @@ class CliIT {
         String state = Files.readString(tmp.resolve("data/workers/default/worker-0-0.state"));
         long now = System.currentTimeMillis();
 
-        Process again = start(tmp.resolve("again.txt"), "next", "--data-dir", data, "--worker", "0");
+        Process again = start(tmp.resolve("again.txt"), "next", "--data-dir", data, "--worker",
+                "0");
 
         // Without the release its HWM stays a reservation (10 s) ahead, and this run would
         // pass worker 0 over for a cold one.

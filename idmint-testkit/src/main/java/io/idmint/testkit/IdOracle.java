@@ -111,7 +111,8 @@ public final class IdOracle {
             for (long id : h.getValue()) {
                 IdParts p = layout.decode(id);
                 String worker = p.datacenterId() + "/" + p.workerId();
-                long[] span = spans.computeIfAbsent(worker, k -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+                long[] span = spans.computeIfAbsent(worker, k -> new long[] {Long.MAX_VALUE,
+                        Long.MIN_VALUE});
                 span[0] = Math.min(span[0], p.timestampMillis());
                 span[1] = Math.max(span[1], p.timestampMillis());
             }
@@ -128,7 +129,8 @@ public final class IdOracle {
                 long[] cur = spans.get(i);
                 if (cur[0] <= prev[1]) {
                     throw new AssertionError("near miss on worker " + w.getKey() + ": holder "
-                            + owner.get(prev) + " minted " + prev[0] + ".." + prev[1] + " and holder "
+                            + owner.get(prev) + " minted " + prev[0] + ".." + prev[1]
+                                    + " and holder "
                             + owner.get(cur) + " minted " + cur[0] + ".." + cur[1]);
                 }
             }

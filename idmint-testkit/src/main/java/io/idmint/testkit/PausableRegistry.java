@@ -44,13 +44,14 @@ public final class PausableRegistry implements WorkerRegistry {
         while (held == 0) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new AssertionError("no registry call was held within " + timeout + " " + unit);
+                throw new AssertionError("no registry call was held within " + timeout + " "
+                        + unit);
             }
             TimeUnit.NANOSECONDS.timedWait(this, left);
         }
     }
 
-    /** {@code "extend OK"}, {@code "extend LEASE_LOST"}, {@code "release UNAVAILABLE"}, … in order. */
+    /** {@code "extend OK"}, {@code "extend LEASE_LOST"}, {@code "release UNAVAILABLE"}, …. */
     public synchronized List<String> outcomes() {
         return new ArrayList<>(outcomes);
     }
