@@ -159,16 +159,10 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     @Override
     public void nextIds(NextIdsRequest request, StreamObserver<NextIdsResponse> out) {
-        try {
-            int count = request.getCount();
-            IdService.checkCount(count, service.maxCount());
-            charge(CALLER.get(), count);
-            long[] ids = service.next(count);
-            out.onNext(response(ids, ids.length));
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(toStatus(e));
-        }
+        unary(out, () -> {
+            long[] ids = service.next(checkedCount(request.getCount()));
+            return response(ids, ids.length);
+        });
     }
 
     @Override
@@ -191,107 +185,85 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     @Override
     public void decode(DecodeRequest request, StreamObserver<DecodeResponse> out) {
-        try {
-            IdParts p = service.decode(request.getId());
-            out.onNext(DecodeResponse.newBuilder()
-                    .setId(p.id())
-                    .setTimestampMs(p.timestampMillis())
-                    .setDatacenterId(p.datacenterId())
-                    .setWorkerId(p.workerId())
-                    .setSequenceNumber(p.sequence())
-                    .setShardId(p.shardId())
-                    .build());
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(toStatus(e));
-        }
+        unary(out, () -> parts(service.decode(request.getId())).build());
     }
 
     @Override
     public void nextCodes(NextCodesRequest request, StreamObserver<NextCodesResponse> out) {
-        try {
+        unary(out, () -> {
             var codec = formats.requireCodes();
-            int count = request.getCount();
-            IdService.checkCount(count, service.maxCount());
-            charge(CALLER.get(), count);
-            long[] ids = service.next(count);
             NextCodesResponse.Builder b = NextCodesResponse.newBuilder();
-            for (long id : ids) {
+            for (long id : service.next(checkedCount(request.getCount()))) {
                 b.addCodes(codec.encode(id));
             }
-            out.onNext(b.build());
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(toStatus(e));
-        }
+            return b.build();
+        });
     }
 
     @Override
     public void decodeCode(DecodeCodeRequest request, StreamObserver<DecodeResponse> out) {
-        try {
+        unary(out, () -> {
             Formats.DecodedCode d = formats.decodeCode(request.getCode(), service.layout());
-            IdParts p = d.parts();
-            out.onNext(DecodeResponse.newBuilder()
-                    .setId(p.id())
-                    .setTimestampMs(p.timestampMillis())
-                    .setDatacenterId(p.datacenterId())
-                    .setWorkerId(p.workerId())
-                    .setSequenceNumber(p.sequence())
-                    .setShardId(p.shardId())
-                    .setCode(d.code())
-                    .setKeyVersion(d.keyVersion())
-                    .build());
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(toStatus(e));
-        }
+            return parts(d.parts()).setCode(d.code()).setKeyVersion(d.keyVersion()).build();
+        });
     }
 
     @Override
     public void nextUuids(NextUuidsRequest request, StreamObserver<NextUuidsResponse> out) {
-        try {
-            int count = checkedCount(request.getCount());
+        unary(out, () -> {
             NextUuidsResponse.Builder b = NextUuidsResponse.newBuilder();
-            for (int i = 0; i < count; i++) {
+            for (int i = checkedCount(request.getCount()); i > 0; i--) {
                 b.addUuids(formats.uuids().next().toString());
             }
-            out.onNext(b.build());
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(toStatus(e));
-        }
+            return b.build();
+        });
     }
 
     @Override
     public void nextObjectIds(NextObjectIdsRequest request,
             StreamObserver<NextObjectIdsResponse> out) {
-        try {
-            int count = checkedCount(request.getCount());
+        unary(out, () -> {
             NextObjectIdsResponse.Builder b = NextObjectIdsResponse.newBuilder();
-            for (int i = 0; i < count; i++) {
+            for (int i = checkedCount(request.getCount()); i > 0; i--) {
                 b.addObjectIds(formats.objectIds().next().toHexString());
             }
-            out.onNext(b.build());
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(toStatus(e));
-        }
+            return b.build();
+        });
     }
 
     @Override
     public void nextFlakes(NextFlakesRequest request, StreamObserver<NextFlakesResponse> out) {
-        try {
+        unary(out, () -> {
             var flakes = formats.requireFlakes();
-            int count = checkedCount(request.getCount());
             NextFlakesResponse.Builder b = NextFlakesResponse.newBuilder();
-            for (int i = 0; i < count; i++) {
+            for (int i = checkedCount(request.getCount()); i > 0; i--) {
                 b.addFlakes(flakes.next().toHexString());
             }
-            out.onNext(b.build());
-            out.onCompleted();
+            return b.build();
+        });
+    }
+
+    /** Answers a unary call with what {@code call} returns, or with its failure as a status. */
+    private static <T> void unary(StreamObserver<T> out, java.util.function.Supplier<T> call) {
+        T response;
+        try {
+            response = call.get();
         } catch (RuntimeException e) {
             out.onError(toStatus(e));
+            return;
         }
+        out.onNext(response);
+        out.onCompleted();
+    }
+
+    private static DecodeResponse.Builder parts(IdParts p) {
+        return DecodeResponse.newBuilder()
+                .setId(p.id())
+                .setTimestampMs(p.timestampMillis())
+                .setDatacenterId(p.datacenterId())
+                .setWorkerId(p.workerId())
+                .setSequenceNumber(p.sequence())
+                .setShardId(p.shardId());
     }
 
     /** Checks a count against max-count and charges the caller's rate limit for it. */

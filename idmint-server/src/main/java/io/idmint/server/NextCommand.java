@@ -189,7 +189,7 @@ final class NextCommand implements Callable<Integer> {
     }
 
     /** {@code --kind uuid7|objectid|flake128}: no registry, no worker lease. */
-    private int printOther(String k, Config config) throws IOException {
+    private int printOther(String k, Config config) throws IOException, InterruptedException {
         java.util.function.Supplier<String> next;
         switch (k) {
             case "uuid7" -> {
@@ -211,59 +211,52 @@ final class NextCommand implements Callable<Integer> {
                 next = () -> g.next().toHexString();
             }
         }
-        OutputStream out = invocation.stdout();
-        PrintWriter err = spec.commandLine().getErr();
-        boolean progress = invocation.stderrIsTerminal() && count >= PROGRESS_FROM;
-        byte[] buf = new byte[BATCH * 40];
-        long done = 0;
-        try {
-            while (done < count) {
-                int n = (int) Math.min(BATCH, count - done);
-                int len = 0;
-                for (int i = 0; i < n; i++) {
-                    String s = next.get();
-                    for (int j = 0; j < s.length(); j++) {
-                        buf[len++] = (byte) s.charAt(j);
-                    }
-                    buf[len++] = '\n';
+        emit(new byte[BATCH * 40], (buf, n) -> {
+            int len = 0;
+            for (int i = 0; i < n; i++) {
+                String s = next.get();
+                for (int j = 0; j < s.length(); j++) {
+                    buf[len++] = (byte) s.charAt(j);
                 }
-                out.write(buf, 0, len);
-                done += n;
-                if (progress && ((done & PROGRESS_MASK) == 0 || done == count)) {
-                    err.print(String.format(Locale.ROOT, "\r %d/%d ids", done, count));
-                    err.flush();
-                }
+                buf[len++] = '\n';
             }
-            out.flush();
-        } catch (IOException e) {
-            if (!isBrokenPipe(e)) {
-                throw new IOException("cannot write IDs to standard output: " + e.getMessage(), e);
-            }
-        } finally {
-            if (progress) {
-                err.println();
-            }
-        }
+            return len;
+        });
         return Main.OK;
     }
 
     private void print(IdGenerator ids, LineWriter writer, Duration retryBudget)
             throws IOException, InterruptedException {
+        long[] batch = new long[BATCH];
+        emit(new byte[BATCH * writer.maxLineLength()], (buf, n) -> {
+            take(ids, batch, n, retryBudget);
+            int len = 0;
+            for (int i = 0; i < n; i++) {
+                len = writer.write(batch[i], buf, len);
+            }
+            return len;
+        });
+    }
+
+    /** Writes {@code n} lines into {@code buf} and returns the bytes written. */
+    @FunctionalInterface
+    private interface Lines {
+        int write(byte[] buf, int n) throws InterruptedException;
+    }
+
+    /**
+     * Writes {@code count} lines in batches to stdout, with progress on a terminal; a reader
+     * that goes away ({@code | head}) ends the run quietly, as it has all it wanted.
+     */
+    private void emit(byte[] buf, Lines lines) throws IOException, InterruptedException {
         OutputStream out = invocation.stdout();
         PrintWriter err = spec.commandLine().getErr();
         boolean progress = invocation.stderrIsTerminal() && count >= PROGRESS_FROM;
-        long[] batch = new long[BATCH];
-        byte[] buf = new byte[BATCH * writer.maxLineLength()];
         long done = 0;
         try {
             while (done < count) {
                 int n = (int) Math.min(BATCH, count - done);
-                take(ids, batch, n, retryBudget);
-                int len = 0;
-                for (int i = 0; i < n; i++) {
-                    len = writer.write(batch[i], buf, len);
-                }
-                out.write(buf, 0, len);
+                out.write(buf, 0, lines.write(buf, n));
                 done += n;
                 if (progress && ((done & PROGRESS_MASK) == 0 || done == count)) {
                     err.print(String.format(Locale.ROOT, "\r %d/%d ids", done, count));
@@ -275,7 +268,6 @@ final class NextCommand implements Callable<Integer> {
             if (!isBrokenPipe(e)) {
                 throw new IOException("cannot write IDs to standard output: " + e.getMessage(), e);
             }
-            // The reader went away (| head): what it read is all it wanted.
         } finally {
             if (progress) {
                 err.println();
