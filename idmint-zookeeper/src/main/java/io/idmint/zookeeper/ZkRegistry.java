@@ -212,14 +212,7 @@ final class ZkRegistry implements WorkerRegistry {
         String hwm = hwmOf(claim);
         String owner = ownerOf(claim);
         Held h = held.get(owner);
-        if (h != null && h.sessionId() != zk.sessionId(c)) {
-            if (held.remove(owner, h)) {
-                // If the old session is not yet gone on the server, its owner znode still is ours.
-                orphans.put(owner, h.nonce());
-            }
-            throw new RegistryException(Kind.LEASE_LOST, describe(claim) + ": the ZooKeeper "
-                    + "session that claimed it expired, and its ephemeral owner znode with it");
-        }
+        requireClaimingSession(c, claim, owner, h);
         Node n = readHwm(c, claim);
         int version = baseVersion(c, claim, n);
         byte[] next = ZkNodes.encodeHwm(Math.max(ZkNodes.decodeHwm(hwm, n.data()), untilMillis));
@@ -228,6 +221,9 @@ final class ZkRegistry implements WorkerRegistry {
                     c.transactionOp().check().forPath(owner),
                     c.transactionOp().setData().withVersion(version).forPath(hwm, next));
             unacked.remove(hwm);
+            // Curator may have swapped in a new session between the check above and the write; the
+            // write only raised the HWM, which is harmless, but the claim is gone.
+            requireClaimingSession(c, claim, owner, h);
             return rs.get(1).getResultStat().getVersion();
         } catch (Exception e) {
             if (ZkSession.outcomeUnknown(e)) {
@@ -239,6 +235,19 @@ final class ZkRegistry implements WorkerRegistry {
                 throw fenced(claim, -1);
             }
             throw zk.unavailable("extending " + describe(claim), e);
+        }
+    }
+
+    /** LEASE_LOST unless the client still runs in the session that made the claim. */
+    private void requireClaimingSession(CuratorFramework c, Claim claim, String owner, Held h)
+            throws RegistryException {
+        if (h != null && h.sessionId() != zk.sessionId(c)) {
+            if (held.remove(owner, h)) {
+                // If the old session is not yet gone on the server, its owner znode still is ours.
+                orphans.put(owner, h.nonce());
+            }
+            throw new RegistryException(Kind.LEASE_LOST, describe(claim) + ": the ZooKeeper "
+                    + "session that claimed it expired, and its ephemeral owner znode with it");
         }
     }
 
