@@ -107,6 +107,12 @@ final class BufferedSegmentGenerator implements SegmentGenerator {
         }
     }
 
+    @Override
+    public java.util.List<SegmentStats> stats() {
+        return tags.values().stream().map(TagBuffer::stats)
+                .sorted(java.util.Comparator.comparing(SegmentStats::tag)).toList();
+    }
+
     /** Callers that had to wait for a range, over all tags: 1 per tag in the steady state. */
     long waits() {
         return tags.values().stream().mapToLong(TagBuffer::waits).sum();

@@ -30,6 +30,9 @@ public interface SegmentGenerator extends AutoCloseable {
      */
     void next(String tag, long[] ids, int from, int to);
 
+    /** Every tag used so far with its counters, sorted by tag. */
+    java.util.List<SegmentStats> stats();
+
     /** Stops the background fetches; later calls throw {@link IdUnavailableException}. */
     @Override
     void close();

@@ -27,11 +27,13 @@ final class TagBuffer {
 
     /** A range being served; the cursor may run past the end, which means used up. */
     private static final class Segment {
+        final long start;
         final long end;
         final long prefetchAt;
         final AtomicLong cursor;
 
         Segment(long start, long end) {
+            this.start = start;
             this.end = end;
             this.prefetchAt = start + (end - start) / 10;
             this.cursor = new AtomicLong(start);
@@ -55,6 +57,10 @@ final class TagBuffer {
     private long lastFetchNanos;
     private boolean fetchedOnce;
     private long waits;
+    private long usedUp;
+    private long ranges;
+    private long fetchFailures;
+    private long fetchNanos;
 
     TagBuffer(String tag, BufferedSegmentGenerator owner) {
         this.tag = tag;
@@ -120,6 +126,9 @@ final class TagBuffer {
                     throw closed();
                 }
                 if (next != null) {
+                    if (used != EMPTY) {
+                        usedUp += used.end - used.start;
+                    }
                     current = next;
                     next = null;
                     return;
@@ -189,11 +198,14 @@ final class TagBuffer {
         try {
             fetching = false;
             if (got != null) {
+                ranges++;
+                fetchNanos += owner.time().nanoTime() - startedNanos;
                 next = got;
                 step = size;
                 lastFetchNanos = startedNanos;
                 fetchedOnce = true;
             } else {
+                fetchFailures++;
                 lastFailure = failure;
             }
             changed.signalAll();
@@ -226,6 +238,20 @@ final class TagBuffer {
         lock.lock();
         try {
             return next != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    SegmentStats stats() {
+        lock.lock();
+        try {
+            Segment s = current;
+            long inCurrent = s == EMPTY ? 0
+                    : Math.min(Math.max(s.cursor.get(), s.start), s.end) - s.start;
+            long size = s == EMPTY ? 0 : s.end - s.start;
+            return new SegmentStats(tag, usedUp + inCurrent, ranges, fetchFailures, fetchNanos,
+                    step, size - inCurrent, next != null);
         } finally {
             lock.unlock();
         }

@@ -235,6 +235,30 @@ class SegmentGeneratorTest {
     }
 
     @Test
+    void stats_countServedRangesAndBuffers() throws Exception {
+        store.create("order", 1);
+        store.create("user", 1);
+        SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100));
+        assertThat(g.stats()).isEmpty();
+        g.next("user");
+        for (int i = 1; i <= 101; i++) {
+            assertThat(g.next("order")).isEqualTo(i);
+            if (i == 11) {
+                awaitPrefetched(g, "order", 0);
+            }
+        }
+        List<SegmentStats> stats = g.stats();
+        assertThat(stats).extracting(SegmentStats::tag).containsExactly("order", "user");
+        SegmentStats order = stats.get(0);
+        assertThat(order.served()).isEqualTo(101);
+        assertThat(order.ranges()).isEqualTo(2);
+        assertThat(order.remaining()).isEqualTo(99);
+        assertThat(order.step()).isEqualTo(100);
+        assertThat(order.fetchFailures()).isZero();
+        assertThat(stats.get(1).served()).isEqualTo(1);
+    }
+
+    @Test
     void tags_areIndependent() throws Exception {
         store.create("a", 1);
         store.create("b", 1_000_000);

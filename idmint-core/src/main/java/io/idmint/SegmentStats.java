@@ -1,0 +1,17 @@
+package io.idmint;
+
+/**
+ * One tag's counters, as {@link SegmentGenerator#stats()} reads them; for metrics.
+ *
+ * @param tag the tag
+ * @param served IDs handed out so far
+ * @param ranges ranges fetched from the store so far
+ * @param fetchFailures fetches that failed (store unavailable, unknown tag, …)
+ * @param fetchNanos total time spent in successful fetches, for a mean fetch latency
+ * @param step the size of the last range fetched (or of the first to come)
+ * @param remaining IDs left in the range being served
+ * @param nextReady whether the next range is already fetched (the second buffer is full)
+ */
+public record SegmentStats(String tag, long served, long ranges, long fetchFailures,
+        long fetchNanos, long step, long remaining, boolean nextReady) {
+}
