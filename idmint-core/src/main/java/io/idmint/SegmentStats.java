@@ -8,7 +8,7 @@ package io.idmint;
  * @param ranges ranges fetched from the store so far
  * @param fetchFailures fetches that failed (store unavailable, unknown tag, …)
  * @param fetchNanos total time spent in successful fetches, for a mean fetch latency
- * @param step the size of the last range fetched (or of the first to come)
+ * @param step the size of the last range fetched; 0 before the first
  * @param remaining IDs left in the range being served
  * @param nextReady whether the next range is already fetched (the second buffer is full)
  */

@@ -19,9 +19,10 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <p>The step (how many IDs one allocation takes) adapts as in Leaf: when a range lasted less
- * than the target duration the next one is twice as large, when it lasted more than twice the
- * target it is half as large, always within {@code [minStep, maxStep]}.
+ * <p>The step (how many IDs one allocation takes) starts at the step stored with the tag and
+ * adapts as in Leaf: when a range lasted less than the target duration the next one is twice as
+ * large, when it lasted more than twice the target it is half as large, always within
+ * {@code [minStep, maxStep]} widened to take in the tag's own step.
  */
 public final class Segments {
 
@@ -61,7 +62,11 @@ public final class Segments {
         return this;
     }
 
-    /** The size of each tag's first allocation (key {@code segment.step}); default 1,000. */
+    /**
+     * The step of tags created without one: by auto-creation here, and by {@code idmint segment
+     * create} (key {@code segment.step}); default 1,000. A tag's first allocation takes the step
+     * stored with it.
+     */
     public Segments step(long step) {
         requireUnset(this.step, "step");
         this.step = requireStep(step, "segment.step");

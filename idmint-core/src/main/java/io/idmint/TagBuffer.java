@@ -2,6 +2,7 @@ package io.idmint;
 
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.Range;
+import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.UnknownTagException;
 import java.time.Duration;
@@ -53,7 +54,10 @@ final class TagBuffer {
     private boolean fetching;
     private long lastAttemptNanos;
     private Exception lastFailure;
+    /** The size of the last range fetched; 0 before the first. */
     private long step;
+    /** The step stored with the tag, learnt from the first range (which takes it). */
+    private long tagStep;
     private long lastFetchNanos;
     private boolean fetchedOnce;
     private long waits;
@@ -65,7 +69,6 @@ final class TagBuffer {
     TagBuffer(String tag, BufferedSegmentGenerator owner) {
         this.tag = tag;
         this.owner = owner;
-        this.step = owner.steps().initial();
     }
 
     long next() {
@@ -173,7 +176,9 @@ final class TagBuffer {
         long startedNanos = lastAttemptNanos;
         // A range lasts from the start of its fetch to the start of the next one: both read on
         // the caller's thread, so the measure does not depend on how fast the store answers.
-        long size = fetchedOnce ? owner.steps().next(step, startedNanos - lastFetchNanos) : step;
+        long size = fetchedOnce
+                ? owner.steps().next(step, startedNanos - lastFetchNanos, tagStep)
+                : RangeStore.TAG_STEP;
         if (!owner.submit(() -> fetch(size, startedNanos))) {
             fetching = false;
         }
@@ -201,7 +206,10 @@ final class TagBuffer {
                 ranges++;
                 fetchNanos += owner.time().nanoTime() - startedNanos;
                 next = got;
-                step = size;
+                step = got.end - got.start;
+                if (!fetchedOnce) {
+                    tagStep = step;
+                }
                 lastFetchNanos = startedNanos;
                 fetchedOnce = true;
             } else {
@@ -223,7 +231,7 @@ final class TagBuffer {
             }
         }
         try {
-            owner.store().create(tag, 1);
+            owner.store().create(tag, 1, owner.steps().initial());
         } catch (RegistryException e) {
             if (e.kind() != RegistryException.Kind.CONFLICT) {
                 throw e;

@@ -2,9 +2,11 @@ package io.idmint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.Range;
+import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRangeStore;
@@ -70,7 +72,7 @@ class SegmentGeneratorTest {
 
     @Test
     void next_oneThread_denseAndIncreasingFromTheCreateStart() throws Exception {
-        store.create("order", 1);
+        store.create("order", 1, 100);
         SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100));
         for (long expected = 1; expected <= 10_000; expected++) {
             assertThat(g.next("order")).isEqualTo(expected);
@@ -79,7 +81,7 @@ class SegmentGeneratorTest {
 
     @Test
     void next_batch_denseAndIncreasingAcrossRanges() throws Exception {
-        store.create("order", 1);
+        store.create("order", 1, 100);
         SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100));
         long[] ids = new long[1_000];
         g.next("order", ids, 0, 250);
@@ -94,7 +96,7 @@ class SegmentGeneratorTest {
 
     @Test
     void next_concurrentThreads_uniqueAndIncreasingPerThread() throws Exception {
-        store.create("order", 1);
+        store.create("order", 1, 100);
         SegmentGenerator g = Segments.newBuilder().store(store).build();
         opened.add(g);
         for (int threads : new int[] {2, 4}) {
@@ -127,14 +129,14 @@ class SegmentGeneratorTest {
 
     @Test
     void prefetch_callsTheStoreWhileTheRangeStillHasIds_noCallerWaits() throws Exception {
-        store.create("order", 1);
+        store.create("order", 1, 100);
         SegmentGenerator g = build(Segments.newBuilder().step(1_000));
         assertThat(g.next("order")).isEqualTo(1);
         for (int i = 0; i < 6; i++) {
             if (i == 0) {
                 await(() -> store.ranges("order").size() == 1, "first range");
             }
-            drawRangeAfterFirst(g, i);
+            drawRangeAfterFirst(g, "order", i);
         }
         // only the very first call, with both buffers empty, waited
         assertThat(waits(g)).isEqualTo(1);
@@ -149,24 +151,24 @@ class SegmentGeneratorTest {
     }
 
     /** {@link #drawRange} for a test that already drew the first ID of range 0. */
-    private void drawRangeAfterFirst(SegmentGenerator g, int index) {
-        Range r = store.ranges("order").get(index);
+    private void drawRangeAfterFirst(SegmentGenerator g, String tag, int index) {
+        Range r = store.ranges(tag).get(index);
         long first = index == 0 ? r.start() + 1 : r.start();
         for (long id = first; id < r.end(); id++) {
-            assertThat(g.next("order")).isEqualTo(id);
+            assertThat(g.next(tag)).isEqualTo(id);
             if (id == r.start() + r.size() / 10) {
-                awaitPrefetched(g, "order", index);
+                awaitPrefetched(g, tag, index);
             }
         }
     }
 
     @Test
     void step_growsUnderLoad_andShrinksWhenIdle() throws Exception {
-        store.create("order", 1);
+        store.create("order", 1, 1_000);
         SegmentGenerator g = build(Segments.newBuilder().step(1_000).minStep(250).maxStep(8_000)
                 .targetDuration(Duration.ofMinutes(1)));
         g.next("order");
-        drawRangeAfterFirst(g, 0);
+        drawRangeAfterFirst(g, "order", 0);
         for (int i = 1; i < 5; i++) {
             drawRange(g, "order", i);   // the clock stands still: every range lasts no time
         }
@@ -188,7 +190,7 @@ class SegmentGeneratorTest {
 
     @Test
     void storeDown_servesBuffers_thenUnavailable_thenRecovers() throws Exception {
-        store.create("order", 1);
+        store.create("order", 1, 100);
         SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100)
                 .fetchTimeout(Duration.ofSeconds(1)));
         List<Long> issued = new ArrayList<>();
@@ -236,8 +238,8 @@ class SegmentGeneratorTest {
 
     @Test
     void stats_countServedRangesAndBuffers() throws Exception {
-        store.create("order", 1);
-        store.create("user", 1);
+        store.create("order", 1, 100);
+        store.create("user", 1, 100);
         SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100));
         assertThat(g.stats()).isEmpty();
         g.next("user");
@@ -259,9 +261,24 @@ class SegmentGeneratorTest {
     }
 
     @Test
+    void firstRange_takesTheTagsOwnStep_thenAdaptsFromIt() throws Exception {
+        store.create("slow", 1, 30);
+        SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(400));
+        g.next("slow");
+        drawRangeAfterFirst(g, "slow", 0);
+        drawRange(g, "slow", 1);
+        assertThat(store.ranges("slow")).extracting(Range::size).containsExactly(30L, 60L, 120L);
+        for (int i = 2; i < 8; i++) {
+            time.advance(Duration.ofMinutes(3));   // idle: shrinks back to the tag's own step
+            drawRange(g, "slow", i);
+        }
+        assertThat(store.ranges("slow").get(8).size()).isEqualTo(30);
+    }
+
+    @Test
     void tags_areIndependent() throws Exception {
-        store.create("a", 1);
-        store.create("b", 1_000_000);
+        store.create("a", 1, 100);
+        store.create("b", 1_000_000, 100);
         SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100));
         for (int i = 0; i < 1_000; i++) {
             assertThat(g.next("a")).isEqualTo(1 + i);
@@ -291,7 +308,7 @@ class SegmentGeneratorTest {
         assertThatThrownBy(() -> g.next("ghost")).isInstanceOf(UnknownTagException.class)
                 .hasMessageContaining("segment tag 'ghost' does not exist")
                 .satisfies(e -> assertThat(((UnknownTagException) e).tag()).isEqualTo("ghost"));
-        store.create("ghost", 42);
+        store.create("ghost", 42, 100);
         assertThat(g.next("ghost")).isEqualTo(42);
     }
 
@@ -300,12 +317,13 @@ class SegmentGeneratorTest {
         SegmentGenerator g = build(Segments.newBuilder().autoCreate(true));
         assertThat(g.next("fresh")).isEqualTo(1);
         assertThat(g.next("fresh")).isEqualTo(2);
-        assertThat(store.tags()).extracting(t -> t.tag()).containsExactly("fresh");
+        assertThat(store.tags()).extracting(TagInfo::tag, TagInfo::step)
+                .containsExactly(tuple("fresh", 1_000L));
     }
 
     @Test
     void close_thenNext_isClosed() throws Exception {
-        store.create("order", 1);
+        store.create("order", 1, 100);
         SegmentGenerator g = build(Segments.newBuilder());
         g.next("order");
         g.close();

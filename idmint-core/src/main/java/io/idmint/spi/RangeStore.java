@@ -14,13 +14,18 @@ import java.util.List;
  */
 public interface RangeStore extends AutoCloseable {
 
+    /** The {@code size} that asks {@link #allocate} for the tag's own step, as created. */
+    long TAG_STEP = 0;
+
     /**
      * Atomically takes the next {@code size} values of {@code tag}: the result starts where the
      * tag's previous allocation ended (or at its creation start) and is disjoint from every other
      * allocation of the tag, by any client.
      *
+     * @param size how many values to take, or {@link #TAG_STEP} for the step stored with the tag
+     *     (as Leaf's first allocation takes the {@code step} column)
      * @throws UnknownTagException when the tag does not exist (nothing is created implicitly)
-     * @throws IllegalArgumentException when {@code size} is not positive
+     * @throws IllegalArgumentException when {@code size} is negative
      * @throws RegistryException {@link RegistryException.Kind#UNAVAILABLE} when the store did not
      *     answer or the outcome is unknown: the values may or may not be taken, so they are lost;
      *     {@link RegistryException.Kind#CORRUPT} when the stored value is unreadable or the tag's
@@ -29,15 +34,20 @@ public interface RangeStore extends AutoCloseable {
     Range allocate(String tag, long size) throws RegistryException;
 
     /**
-     * Creates {@code tag} so that its first allocation starts at {@code start}.
+     * Creates {@code tag} so that its first allocation starts at {@code start}, and stores
+     * {@code step}, the size {@link #TAG_STEP} allocations take.
      *
-     * @throws IllegalArgumentException when {@code start} is negative
+     * @throws IllegalArgumentException when {@code start} is negative or {@code step} is not
+     *     between 1 and {@link #MAX_STEP}
      * @throws RegistryException {@link RegistryException.Kind#CONFLICT} when the tag exists
      *     already; {@link RegistryException.Kind#UNAVAILABLE} when the store did not answer
      */
-    void create(String tag, long start) throws RegistryException;
+    void create(String tag, long start, long step) throws RegistryException;
 
-    /** Every tag with the start of its next allocation, sorted by tag. */
+    /** The largest step a tag may be created with, 2^40. */
+    long MAX_STEP = 1L << 40;
+
+    /** Every tag with the start of its next allocation and its step, sorted by tag. */
     List<TagInfo> tags() throws RegistryException;
 
     /** Frees client resources; the stored tags stay. */

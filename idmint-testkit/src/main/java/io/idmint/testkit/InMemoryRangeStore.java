@@ -20,6 +20,7 @@ import java.util.TreeMap;
 public final class InMemoryRangeStore implements RangeStore {
 
     private final Map<String, Long> next = new TreeMap<>();
+    private final Map<String, Long> steps = new HashMap<>();
     private final Map<String, List<Range>> allocated = new HashMap<>();
     private boolean available = true;
     private long allocations;
@@ -48,13 +49,16 @@ public final class InMemoryRangeStore implements RangeStore {
     @Override
     public synchronized Range allocate(String tag, long size) throws RegistryException {
         calls++;
-        if (size <= 0) {
-            throw new IllegalArgumentException("range size must be positive, got " + size);
+        if (size < 0) {
+            throw new IllegalArgumentException("range size must not be negative, got " + size);
         }
         checkAvailable();
         Long start = next.get(tag);
         if (start == null) {
             throw new UnknownTagException(tag, "segment tag '" + tag + "' does not exist");
+        }
+        if (size == TAG_STEP) {
+            size = steps.get(tag);
         }
         if (start > Long.MAX_VALUE - size) {
             throw new RegistryException(Kind.CORRUPT, "segment tag '" + tag + "' would overflow");
@@ -67,21 +71,26 @@ public final class InMemoryRangeStore implements RangeStore {
     }
 
     @Override
-    public synchronized void create(String tag, long start) throws RegistryException {
+    public synchronized void create(String tag, long start, long step) throws RegistryException {
         if (start < 0) {
             throw new IllegalArgumentException("segment start must be >= 0, got " + start);
+        }
+        if (step < 1 || step > MAX_STEP) {
+            throw new IllegalArgumentException("segment step must be between 1 and 2^40, got "
+                    + step);
         }
         checkAvailable();
         if (next.putIfAbsent(tag, start) != null) {
             throw new RegistryException(Kind.CONFLICT, "segment tag '" + tag + "' exists already");
         }
+        steps.put(tag, step);
     }
 
     @Override
     public synchronized List<TagInfo> tags() throws RegistryException {
         checkAvailable();
         List<TagInfo> out = new ArrayList<>();
-        next.forEach((tag, n) -> out.add(new TagInfo(tag, n)));
+        next.forEach((tag, n) -> out.add(new TagInfo(tag, n, steps.get(tag))));
         return out;
     }
 

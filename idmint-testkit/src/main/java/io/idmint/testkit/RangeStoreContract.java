@@ -53,7 +53,7 @@ public abstract class RangeStoreContract {
     @Test
     void allocate_startsAtCreateStart_andHonoursSizes() throws Exception {
         RangeStore s = connect();
-        s.create(tag, 1);
+        s.create(tag, 1, 10);
         assertThat(s.allocate(tag, 10)).isEqualTo(new Range(1, 11));
         assertThat(s.allocate(tag, 1)).isEqualTo(new Range(11, 12));
         assertThat(s.allocate(tag, 1000)).isEqualTo(new Range(12, 1012));
@@ -62,7 +62,7 @@ public abstract class RangeStoreContract {
     @Test
     void allocate_returnsDisjointIncreasingRanges() throws Exception {
         RangeStore s = connect();
-        s.create(tag, 500);
+        s.create(tag, 500, 10);
         Range prev = s.allocate(tag, 7);
         for (int i = 0; i < 50; i++) {
             Range r = s.allocate(tag, 1 + i % 13);
@@ -81,20 +81,40 @@ public abstract class RangeStoreContract {
     }
 
     @Test
-    void allocate_nonPositiveSize_isRejected() throws Exception {
+    void allocate_negativeSize_isRejected() throws Exception {
         RangeStore s = connect();
-        s.create(tag, 1);
-        assertThatThrownBy(() -> s.allocate(tag, 0)).isInstanceOf(IllegalArgumentException.class);
+        s.create(tag, 1, 10);
         assertThatThrownBy(() -> s.allocate(tag, -5)).isInstanceOf(IllegalArgumentException.class);
         assertThat(s.allocate(tag, 1)).isEqualTo(new Range(1, 2));
     }
 
     @Test
+    void allocate_tagStep_takesTheStepStoredWithTheTag() throws Exception {
+        RangeStore s = connect();
+        s.create(tag, 100, 250);
+        assertThat(s.allocate(tag, RangeStore.TAG_STEP)).isEqualTo(new Range(100, 350));
+        assertThat(s.allocate(tag, 5)).isEqualTo(new Range(350, 355));
+        assertThat(connect().allocate(tag, RangeStore.TAG_STEP)).isEqualTo(new Range(355, 605));
+    }
+
+    @Test
+    void create_badStartOrStep_isRejected_andCreatesNothing() throws Exception {
+        RangeStore s = connect();
+        assertThatThrownBy(() -> s.create(tag, -1, 10))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.create(tag, 1, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.create(tag, 1, RangeStore.MAX_STEP + 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.allocate(tag, 1)).isInstanceOf(UnknownTagException.class);
+    }
+
+    @Test
     void create_existing_isConflict_andKeepsTheValue() throws Exception {
         RangeStore s = connect();
-        s.create(tag, 1);
+        s.create(tag, 1, 10);
         s.allocate(tag, 100);
-        assertThatThrownBy(() -> connect().create(tag, 1))
+        assertThatThrownBy(() -> connect().create(tag, 1, 10))
                 .isInstanceOf(RegistryException.class)
                 .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CONFLICT);
         assertThat(s.allocate(tag, 1).start()).isEqualTo(101);
@@ -103,17 +123,17 @@ public abstract class RangeStoreContract {
     @Test
     void tags_listsEachTagWithItsNextValue() throws Exception {
         RangeStore s = connect();
-        s.create(tag + "a", 1);
-        s.create(tag + "b", 1000);
+        s.create(tag + "a", 1, 10);
+        s.create(tag + "b", 1000, 10);
         s.allocate(tag + "a", 5);
         List<TagInfo> mine = s.tags().stream().filter(t -> t.tag().startsWith(tag)).toList();
-        assertThat(mine).containsExactly(new TagInfo(tag + "a", 6), new TagInfo(tag + "b", 1000));
+        assertThat(mine).containsExactly(new TagInfo(tag + "a", 6, 10), new TagInfo(tag + "b", 1000, 10));
     }
 
     @Test
     void newClient_seesRangesAboveAllEarlierOnes() throws Exception {
         RangeStore a = connect();
-        a.create(tag, 1);
+        a.create(tag, 1, 10);
         long top = 0;
         for (int i = 0; i < 10; i++) {
             top = a.allocate(tag, 100).end();
@@ -125,7 +145,7 @@ public abstract class RangeStoreContract {
 
     @Test
     void allocate_eightConcurrentClients_noGapNoOverlap() throws Exception {
-        connect().create(tag, 1);
+        connect().create(tag, 1, 10);
         int threads = 8;
         int per = allocationsPerThread();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
