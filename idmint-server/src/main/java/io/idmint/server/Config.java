@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import io.idmint.ClockPolicy;
 import io.idmint.Layout;
+import io.idmint.spi.RangeStore;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -170,6 +171,31 @@ final class Config {
             "worker of 128-bit flakes: 0 to 2^48-1 or a MAC address (aa:bb:cc:dd:ee:ff), "
                     + "unique per process", Config::flakeWorker);
 
+    static final Key<String> SEGMENT_STORE = key("segment.store", "jdbc:h2:file:segments",
+            "URI", "segment range store: jdbc:…, redis://…, etcd://…, zk://…; the default is an "
+                    + "embedded H2 database under data-dir", Config::text);
+    static final Key<Long> SEGMENT_STEP = key("segment.step", "1000", "N",
+            "the step of segment tags created without one (create --step, auto-create)",
+            Config::segmentStep);
+    static final Key<Long> SEGMENT_MIN_STEP = key("segment.min-step", null, "N",
+            "the smallest step adaptation may choose; unset: 100, or segment.step when "
+                    + "smaller", Config::segmentStep);
+    static final Key<Long> SEGMENT_MAX_STEP = key("segment.max-step", null, "N",
+            "the largest step adaptation may choose; unset: 1000000, or segment.step when "
+                    + "larger", Config::segmentStep);
+    static final Key<Duration> SEGMENT_TARGET_DURATION = key("segment.target-duration", "1m",
+            "DURATION", "how long one segment range should last: faster doubles the step, over "
+                    + "twice as long halves it", Config::positiveDuration);
+    static final Key<Duration> SEGMENT_FETCH_TIMEOUT = key("segment.fetch-timeout", "1s",
+            "DURATION", "how long a segment call waits for a range when both buffers are empty "
+                    + "before 503, up to 1m", Config::positiveDuration);
+    static final Key<Boolean> SEGMENT_AUTO_CREATE = key("segment.auto-create", "false", "BOOL",
+            "create an unknown segment tag on first use (start 1, segment.step) instead of 404",
+            Config::bool);
+
+    /** The keys {@code idmint segment} reads: where the store is and the step of new tags. */
+    static final List<Key<?>> SEGMENT_KEYS = List.of(SEGMENT_STORE, DATA_DIR, SEGMENT_STEP);
+
     /** The keys a command that mints IDs reads. */
     static final List<Key<?>> MINT_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
             REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD,
@@ -191,6 +217,8 @@ final class Config {
                     LEASE_TTL,
             LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION, HTTP_PORT, GRPC_PORT, BIND,
             MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN, RATE_LIMIT, SHUTDOWN_GRACE, CODES_KEY,
+            SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
+            SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE,
             CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER);
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
@@ -367,6 +395,26 @@ final class Config {
             case "m" -> Duration.ofMinutes(n);
             default -> Duration.ofHours(n);
         };
+    }
+
+    /** A segment step: a whole number from 1 to 2^40. */
+    static long segmentStep(String text) {
+        String s = text.trim();
+        if (s.isEmpty() || s.length() > 13 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Long.parseLong(s) < 1 || Long.parseLong(s) > RangeStore.MAX_STEP) {
+            throw new IllegalArgumentException("expected a whole number from 1 to "
+                    + RangeStore.MAX_STEP + " (2^40)");
+        }
+        return Long.parseLong(s);
+    }
+
+    /** A duration above zero. */
+    static Duration positiveDuration(String text) {
+        Duration d = duration(text);
+        if (d.isZero()) {
+            throw new IllegalArgumentException("expected a duration above zero, such as 1s");
+        }
+        return d;
     }
 
     static ClockPolicy clockPolicy(String text) {

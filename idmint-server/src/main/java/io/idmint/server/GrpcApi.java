@@ -19,7 +19,10 @@ import io.idmint.IdUnavailableException;
 import io.idmint.grpc.v1.DecodeCodeRequest;
 import io.idmint.grpc.v1.DecodeRequest;
 import io.idmint.grpc.v1.DecodeResponse;
+import io.idmint.grpc.v1.CreateSegmentRequest;
 import io.idmint.grpc.v1.IdServiceGrpc;
+import io.idmint.grpc.v1.ListSegmentsRequest;
+import io.idmint.grpc.v1.ListSegmentsResponse;
 import io.idmint.grpc.v1.NextCodesRequest;
 import io.idmint.grpc.v1.NextCodesResponse;
 import io.idmint.grpc.v1.NextFlakesRequest;
@@ -27,10 +30,14 @@ import io.idmint.grpc.v1.NextFlakesResponse;
 import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextIdsResponse;
 import io.idmint.grpc.v1.NextObjectIdsRequest;
+import io.idmint.grpc.v1.NextSegmentIdsRequest;
 import io.idmint.grpc.v1.NextObjectIdsResponse;
 import io.idmint.grpc.v1.NextUuidsRequest;
 import io.idmint.grpc.v1.NextUuidsResponse;
+import io.idmint.grpc.v1.SegmentTag;
 import io.idmint.grpc.v1.StreamIdsRequest;
+import io.idmint.spi.TagInfo;
+import io.idmint.spi.UnknownTagException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -59,15 +66,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <tr><td>codes or flakes not configured ({@link Formats.NotConfiguredException})</td>
  *       <td>503</td><td>FAILED_PRECONDITION: retrying will not help until the server is
  *       configured</td></tr>
- *   <tr><td>not ready ({@link IdUnavailableException})</td><td>503 + Retry-After</td>
+ *   <tr><td>not ready ({@link IdUnavailableException}), segment store down
+ *       ({@link SegmentService.StoreUnavailableException})</td><td>503 + Retry-After</td>
  *       <td>UNAVAILABLE, the message as description, + {@code retry-after} trailer</td></tr>
+ *   <tr><td>unknown segment tag ({@link UnknownTagException})</td><td>404</td>
+ *       <td>NOT_FOUND</td></tr>
+ *   <tr><td>create of a segment tag that exists
+ *       ({@link SegmentService.TagExistsException})</td><td>409</td>
+ *       <td>ALREADY_EXISTS</td></tr>
  * </table>
  *
  * <p>The {@code retry-after} trailer holds whole seconds, rounded up and at least 1, as HTTP's
  * {@code Retry-After} does.
  *
  * <p>Tokens come in the {@code authorization: Bearer <token>} metadata and are checked by an
- * interceptor before the call runs; Decode is an admin call. The rate limit is charged by the
+ * interceptor before the call runs; Decode, DecodeCode, CreateSegment and ListSegments are admin
+ * calls. The rate limit is charged by the
  * handler after the request is validated and before anything is minted, so a rejected call
  * issues nothing. Its client is the {@code authorization} value when auth is on (only valid
  * tokens get that far; HTTP keys on the same string, so one {@link Access} limits a client across
@@ -106,12 +120,14 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     private final IdService service;
     private final Formats formats;
+    private final SegmentService segments;
     private final Access access;
     private final int batch;
 
-    private GrpcApi(IdService service, Formats formats, Access access) {
+    private GrpcApi(IdService service, Formats formats, SegmentService segments, Access access) {
         this.service = service;
         this.formats = formats;
+        this.segments = segments;
         this.access = access;
         long limit = access.rateLimited() ? access.idsPerSecond() : Long.MAX_VALUE;
         this.batch = (int) Math.min(Math.min(STREAM_BATCH, service.maxCount()), limit);
@@ -125,14 +141,18 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      */
     static Server start(IdService service, Access access, String host, int port)
             throws IOException {
-        return start(service, new Formats(null, null), access, host, port);
+        return start(service, new Formats(null, null), null, access, host, port);
     }
 
-    /** As {@link #start(IdService, Access, String, int)}, with codes and the other formats. */
-    static Server start(IdService service, Formats formats, Access access, String host,
-            int port) throws IOException {
+    /**
+     * As {@link #start(IdService, Access, String, int)}, with codes and the other formats, and
+     * segments (when null, segment calls answer FAILED_PRECONDITION).
+     */
+    static Server start(IdService service, Formats formats, SegmentService segments,
+            Access access, String host, int port) throws IOException {
         return NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
-                .addService(ServerInterceptors.intercept(new GrpcApi(service, formats, access),
+                .addService(ServerInterceptors.intercept(
+                        new GrpcApi(service, formats, segments, access),
                         new Authenticator(access)))
                 .executor(executor())
                 .build()
@@ -243,6 +263,48 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         });
     }
 
+    @Override
+    public void nextSegmentIds(NextSegmentIdsRequest request,
+            StreamObserver<NextIdsResponse> out) {
+        unary(out, () -> {
+            SegmentService s = segments();
+            SegmentService.checkTag(request.getTag());
+            IdService.checkCount(request.getCount(), s.maxCount());
+            charge(CALLER.get(), request.getCount());
+            long[] ids = s.next(request.getTag(), request.getCount());
+            return response(ids, ids.length);
+        });
+    }
+
+    @Override
+    public void createSegment(CreateSegmentRequest request, StreamObserver<SegmentTag> out) {
+        unary(out, () -> tag(segments().create(request.getTag(),
+                request.hasStart() ? request.getStart() : null,
+                request.hasStep() ? request.getStep() : null)));
+    }
+
+    @Override
+    public void listSegments(ListSegmentsRequest request,
+            StreamObserver<ListSegmentsResponse> out) {
+        unary(out, () -> {
+            ListSegmentsResponse.Builder b = ListSegmentsResponse.newBuilder();
+            segments().tags().forEach(t -> b.addSegments(tag(t)));
+            return b.build();
+        });
+    }
+
+    private SegmentService segments() {
+        if (segments == null) {
+            throw new Formats.NotConfiguredException("segments are not served here");
+        }
+        return segments;
+    }
+
+    private static SegmentTag tag(TagInfo t) {
+        return SegmentTag.newBuilder().setTag(t.tag()).setNext(t.next()).setStep(t.step())
+                .build();
+    }
+
     /** Answers a unary call with what {@code call} returns, or with its failure as a status. */
     private static <T> void unary(StreamObserver<T> out, java.util.function.Supplier<T> call) {
         T response;
@@ -342,6 +404,12 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             return Status.FAILED_PRECONDITION.withDescription(e.getMessage())
                     .asRuntimeException();
         }
+        if (e instanceof SegmentService.TagExistsException) {
+            return Status.ALREADY_EXISTS.withDescription(e.getMessage()).asRuntimeException();
+        }
+        if (e instanceof UnknownTagException) {
+            return Status.NOT_FOUND.withDescription(e.getMessage()).asRuntimeException();
+        }
         if (e instanceof IllegalArgumentException) {
             return Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
         }
@@ -350,6 +418,12 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             long seconds = Math.max(1, (u.retryAfter().toMillis() + 999) / 1000);
             trailers.put(RETRY_AFTER, Long.toString(seconds));
             return Status.UNAVAILABLE.withDescription(u.getMessage() + " (" + u.reason() + ")")
+                    .asRuntimeException(trailers);
+        }
+        if (e instanceof SegmentService.StoreUnavailableException) {
+            Metadata trailers = new Metadata();
+            trailers.put(RETRY_AFTER, Long.toString(SegmentService.RETRY_AFTER.toSeconds()));
+            return Status.UNAVAILABLE.withDescription(e.getMessage())
                     .asRuntimeException(trailers);
         }
         return Status.INTERNAL.withDescription(e.toString()).withCause(e).asRuntimeException();
@@ -361,8 +435,8 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
                     "this server needs an authorization: Bearer token, and a valid one")
                     .asRuntimeException();
             case FORBIDDEN -> Status.PERMISSION_DENIED
-                    .withDescription("Decode and DecodeCode are admin calls: they need the admin "
-                            + "token")
+                    .withDescription("Decode, DecodeCode, CreateSegment and ListSegments are "
+                            + "admin calls: they need the admin token")
                     .asRuntimeException();
             case RATE_LIMITED -> {
                 Metadata trailers = new Metadata();
@@ -380,6 +454,12 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      * and records who is calling for the handler's rate limit.
      */
     private static final class Authenticator implements ServerInterceptor {
+        private static final java.util.Set<String> ADMIN_METHODS = java.util.Set.of(
+                IdServiceGrpc.getDecodeMethod().getFullMethodName(),
+                IdServiceGrpc.getDecodeCodeMethod().getFullMethodName(),
+                IdServiceGrpc.getCreateSegmentMethod().getFullMethodName(),
+                IdServiceGrpc.getListSegmentsMethod().getFullMethodName());
+
         private final Access access;
 
         Authenticator(Access access) {
@@ -391,8 +471,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
                 Metadata headers, ServerCallHandler<Q, R> next) {
             String authorization = headers.get(AUTHORIZATION);
             String method = call.getMethodDescriptor().getFullMethodName();
-            boolean admin = method.equals(IdServiceGrpc.getDecodeMethod().getFullMethodName())
-                    || method.equals(IdServiceGrpc.getDecodeCodeMethod().getFullMethodName());
+            boolean admin = ADMIN_METHODS.contains(method);
             // ids = 0: the token alone; the handler charges the rate once the count is valid.
             Access.Verdict v = access.authEnabled()
                     ? access.check(authorization, admin, null, 0) : Access.Verdict.OK;

@@ -37,7 +37,10 @@ final class HttpApi extends VerticleBase {
     static final int MAX_REQUEST_LINE = 4096;
     /** The most header bytes accepted; more gets 431. */
     static final int MAX_HEADERS = 8192;
-    /** No endpoint reads a body; a larger one gets 413 and the connection is closed. */
+    /**
+     * Only creating a segment tag reads a body, a small one; a larger body gets 413 and the
+     * connection is closed.
+     */
     static final long MAX_BODY = 1024;
 
     private static final byte[] LEAN_ID_OPEN = JsonBytes.ascii("{\"id\":");
@@ -56,6 +59,7 @@ final class HttpApi extends VerticleBase {
     private final Metrics metrics;
     private final TimeSource time;
     private final OpsEndpoints ops;
+    private final SegmentEndpoints segments;
     private final String host;
     private final int port;
     private final Duration grace;
@@ -68,14 +72,15 @@ final class HttpApi extends VerticleBase {
      *     instances (0 would give each instance a port of its own)
      * @param grace how long requests in flight may take to finish when undeployed
      */
-    HttpApi(IdService service, Formats formats, Access access, Metrics metrics, TimeSource time,
-            String host, int port, Duration grace) {
+    HttpApi(IdService service, Formats formats, SegmentService segments, Access access,
+            Metrics metrics, TimeSource time, String host, int port, Duration grace) {
         this.service = service;
         this.formats = formats;
         this.access = new HttpAccess(access);
         this.metrics = metrics;
         this.time = time;
-        this.ops = new OpsEndpoints(service, metrics, time);
+        this.ops = new OpsEndpoints(service, segments, metrics, time);
+        this.segments = new SegmentEndpoints(segments, this.access, metrics, time);
         this.host = host;
         this.port = port;
         this.grace = grace;
@@ -106,28 +111,35 @@ final class HttpApi extends VerticleBase {
         Route route = Route.of(req.path());
         int status;
         try {
-            status = serve(route, req);
+            status = serve(route, req, start);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "internal error answering " + req.method() + " "
-                    + req.uri(), e);
-            status = req.response().ended() ? 200
-                    : problem(req.response(), Problem.INTERNAL, "internal error: " + e);
+            status = internalError(req, e);
         }
-        metrics.request(route, status, time.nanoTime() - start);
+        if (status != SegmentEndpoints.PENDING) {
+            metrics.request(route, status, time.nanoTime() - start);
+        }
     }
 
-    private int serve(Route route, HttpServerRequest req) {
+    /** Logs an unexpected failure and answers 500, unless an answer went out already. */
+    static int internalError(HttpServerRequest req, RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "internal error answering " + req.method() + " "
+                + req.uri(), e);
+        return req.response().ended() ? 200
+                : problem(req.response(), Problem.INTERNAL, "internal error: " + e);
+    }
+
+    private int serve(Route route, HttpServerRequest req, long start) {
         HttpServerResponse res = req.response();
         if (hasLargeBody(req)) {
             return problemAndClose(req, Problem.CONTENT_TOO_LARGE, "this server reads no "
-                    + "request bodies: at most " + MAX_BODY + " bytes are accepted (and ignored),"
-                    + " and no chunked ones");
+                    + "request bodies over " + MAX_BODY + " bytes, and no chunked ones");
         }
         if (route == Route.UNMATCHED) {
             return problem(res, Problem.NOT_FOUND, "no endpoint at path '" + req.path() + "'");
         }
         HttpMethod method = req.method();
-        if (method != HttpMethod.GET && (method != HttpMethod.HEAD || route.mints())) {
+        if (method != HttpMethod.GET && (method != HttpMethod.HEAD || route.mints())
+                && (method != HttpMethod.POST || !route.posts())) {
             res.putHeader(HttpHeaders.ALLOW, route.allow());
             return problem(res, Problem.METHOD_NOT_ALLOWED, "method " + method + " is not allowed"
                     + " on " + route.label() + "; allowed: " + route.allow());
@@ -148,6 +160,12 @@ final class HttpApi extends VerticleBase {
                 return strings(req, route);
             case CODE_PARTS:
                 return decodeCode(req);
+            case SEGMENTS:
+            case SEGMENT_IDS:
+            case LEAF_SEGMENT:
+                return segments.serve(route, req, start);
+            case LEAF_SNOWFLAKE:
+                return leafSnowflake(req);
             default:
                 return ops.serve(route, req);
         }
@@ -177,6 +195,29 @@ final class HttpApi extends VerticleBase {
         return json(res, out.reset().raw(LEAN_ID_OPEN).quoted(id).raw('}'));
     }
 
+    /** {@code GET /api/snowflake/get/{key}}: Leaf's API, one ID as text; the key is ignored. */
+    private int leafSnowflake(HttpServerRequest req) {
+        HttpServerResponse res = req.response();
+        int refused = access.refused(req, Route.LEAF_SNOWFLAKE, 0);
+        if (refused != 0) {
+            return refused;
+        }
+        try {
+            Query.none(req.query());
+        } catch (IllegalArgumentException e) {
+            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        }
+        refused = access.refused(req, Route.LEAF_SNOWFLAKE, 1);
+        if (refused != 0) {
+            return refused;
+        }
+        try {
+            return Responses.text(res, service.nextId());
+        } catch (IdUnavailableException e) {
+            return notReady(res, e);
+        }
+    }
+
     private int ids(HttpServerRequest req, Route route) {
         HttpServerResponse res = req.response();
         int refused = access.refused(req, route, 0);
@@ -185,7 +226,7 @@ final class HttpApi extends VerticleBase {
         }
         int n;
         try {
-            n = count(Query.param(req.query(), "count"));
+            n = count(Query.param(req.query(), "count"), service.maxCount());
         } catch (IllegalArgumentException e) {
             return problem(res, Problem.BAD_PARAMETER, e.getMessage());
         }
@@ -215,8 +256,8 @@ final class HttpApi extends VerticleBase {
         return json(res, out.raw(LEAN_IDS_CLOSE));
     }
 
-    /** {@code count}: default 1, at most max-count; the message names the value and range. */
-    private int count(String text) {
+    /** {@code count}: default 1, at most {@code max}; the message names the value and range. */
+    static int count(String text, int max) {
         if (text == null) {
             return 1;
         }
@@ -225,12 +266,12 @@ final class HttpApi extends VerticleBase {
             n = IdService.parseCount(text);
         } catch (IllegalArgumentException e) {
             if (text.matches("-?\\d+")) {
-                throw new IllegalArgumentException("count must be from 1 to "
-                        + service.maxCount() + ", got " + text, e);
+                throw new IllegalArgumentException("count must be from 1 to " + max + ", got "
+                        + text, e);
             }
             throw e;
         }
-        IdService.checkCount(n, service.maxCount());
+        IdService.checkCount(n, max);
         return (int) n;
     }
 
@@ -290,7 +331,7 @@ final class HttpApi extends VerticleBase {
         }
         int n;
         try {
-            n = count(Query.param(req.query(), "count"));
+            n = count(Query.param(req.query(), "count"), service.maxCount());
         } catch (IllegalArgumentException e) {
             return problem(res, Problem.BAD_PARAMETER, e.getMessage());
         }

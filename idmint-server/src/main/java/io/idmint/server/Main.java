@@ -66,6 +66,7 @@ public final class Main {
                 new CommandLine(new ServeCommand(invocation)), Config.SERVE_KEYS));
         root.addSubcommand(ConfigOptions.addTo(new CommandLine(new RegistryCommand(invocation)),
                 List.of(Config.REGISTRY, Config.DATA_DIR, Config.NAMESPACE)));
+        root.addSubcommand(SegmentCommand.commandLine(invocation));
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
         root.setParameterExceptionHandler(Main::usageError);

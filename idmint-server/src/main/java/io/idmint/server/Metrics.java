@@ -3,12 +3,22 @@ package io.idmint.server;
 import io.idmint.GeneratorListener;
 import io.idmint.GeneratorStatus;
 import io.idmint.LeaseState;
+import io.idmint.SegmentStats;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
@@ -24,7 +34,14 @@ import java.util.function.Supplier;
  * <li>{@code idmint_http_request_duration_seconds{route}}: time to answer, a histogram;
  * <li>{@code idmint_sequence_waits_total}, {@code idmint_clock_behind_total}: generator events;
  * <li>{@code idmint_lease_state{state}}: 1 for the current lease state, 0 for the others;
- * <li>{@code idmint_runway_seconds}, {@code idmint_clock_offset_seconds}: from the status.
+ * <li>{@code idmint_runway_seconds}, {@code idmint_clock_offset_seconds}: from the status;
+ * <li>per segment tag ({@code tag} label), from the segment generator's statistics:
+ *     {@code idmint_segment_ids_served_total}, {@code idmint_segment_ranges_fetched_total},
+ *     {@code idmint_segment_fetch_failures_total}, {@code idmint_segment_step},
+ *     {@code idmint_segment_remaining}, {@code idmint_segment_next_ready} (0 or 1) and
+ *     {@code idmint_segment_fetch_seconds_count} / {@code _sum} (successful fetches and their
+ *     time). Tags appear at run time, so their meters are registered at the scrape that first
+ *     sees them, and removed when the generator drops a tag (one the store does not know).
  * </ul>
  */
 final class Metrics implements GeneratorListener {
@@ -39,6 +56,11 @@ final class Metrics implements GeneratorListener {
     private final Counter clockBehind;
     private final Timer[] durations = new Timer[Route.values().length];
     private final AtomicReferenceArray<Counter>[] requests;
+    private volatile Supplier<List<SegmentStats>> segments = List::of;
+    /** The statistics the segment meters read: refreshed at each scrape, before the meters. */
+    private final Map<String, SegmentStats> segmentStats = new ConcurrentHashMap<>();
+    // guarded by this
+    private final Map<String, List<Meter>> segmentMeters = new HashMap<>();
 
     @SuppressWarnings("unchecked")
     Metrics() {
@@ -78,6 +100,11 @@ final class Metrics implements GeneratorListener {
                 .baseUnit("seconds").register(registry);
     }
 
+    /** Adds the meters of each segment tag, read from {@code stats} at each scrape. */
+    void bindSegments(Supplier<List<SegmentStats>> stats) {
+        this.segments = stats;
+    }
+
     /** Counts issued IDs; passed to {@link IdService}. */
     void issued(long n) {
         issued.increment(n);
@@ -104,7 +131,62 @@ final class Metrics implements GeneratorListener {
 
     /** The Prometheus text exposition. */
     String scrape() {
+        refreshSegments();
         return registry.scrape();
+    }
+
+    private synchronized void refreshSegments() {
+        Set<String> seen = new HashSet<>();
+        for (SegmentStats s : segments.get()) {
+            seen.add(s.tag());
+            segmentStats.put(s.tag(), s);
+            segmentMeters.computeIfAbsent(s.tag(), this::segmentMeters);
+        }
+        segmentMeters.entrySet().removeIf(e -> {
+            if (seen.contains(e.getKey())) {
+                return false;
+            }
+            e.getValue().forEach(registry::remove);
+            segmentStats.remove(e.getKey());
+            return true;
+        });
+    }
+
+    /** A tag's statistics; zeros for one whose meters a concurrent scrape is removing. */
+    private static SegmentStats stat(Map<String, SegmentStats> stats, String tag) {
+        SegmentStats s = stats.get(tag);
+        return s != null ? s : new SegmentStats(tag, 0, 0, 0, 0, 0, 0, false);
+    }
+
+    private List<Meter> segmentMeters(String tag) {
+        Map<String, SegmentStats> m = segmentStats;
+        return List.of(
+                FunctionCounter.builder("idmint.segment.ids.served", m,
+                                s -> stat(s, tag).served())
+                        .description("segment IDs served, by tag").tag("tag", tag)
+                        .register(registry),
+                FunctionCounter.builder("idmint.segment.ranges.fetched", m,
+                                s -> stat(s, tag).ranges())
+                        .description("ranges fetched from the segment store").tag("tag", tag)
+                        .register(registry),
+                FunctionCounter.builder("idmint.segment.fetch.failures", m,
+                                s -> stat(s, tag).fetchFailures())
+                        .description("range fetches that failed (store unavailable, unknown tag)")
+                        .tag("tag", tag).register(registry),
+                Gauge.builder("idmint.segment.step", m, s -> stat(s, tag).step())
+                        .description("the size of the last range fetched").tag("tag", tag)
+                        .register(registry),
+                Gauge.builder("idmint.segment.remaining", m, s -> stat(s, tag).remaining())
+                        .description("IDs left in the range being served").tag("tag", tag)
+                        .register(registry),
+                Gauge.builder("idmint.segment.next.ready", m,
+                                s -> stat(s, tag).nextReady() ? 1 : 0)
+                        .description("1 when the next range is fetched already (the second "
+                                + "buffer is full)").tag("tag", tag).register(registry),
+                FunctionTimer.builder("idmint.segment.fetch", m, s -> stat(s, tag).ranges(),
+                                s -> stat(s, tag).fetchNanos(), TimeUnit.NANOSECONDS)
+                        .description("successful range fetches and the time they took")
+                        .tag("tag", tag).register(registry));
     }
 
     @Override

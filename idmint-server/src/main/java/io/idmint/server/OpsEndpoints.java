@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import io.idmint.GeneratorStatus;
 import io.idmint.Layout;
+import io.idmint.SegmentStats;
 import io.idmint.TimeSource;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -32,11 +33,13 @@ final class OpsEndpoints {
     private static final String LIVE = "{\"status\":\"UP\"}";
 
     private final IdService service;
+    private final SegmentService segments;
     private final Metrics metrics;
     private final TimeSource time;
 
-    OpsEndpoints(IdService service, Metrics metrics, TimeSource time) {
+    OpsEndpoints(IdService service, SegmentService segments, Metrics metrics, TimeSource time) {
         this.service = service;
+        this.segments = segments;
         this.metrics = metrics;
         this.time = time;
     }
@@ -88,6 +91,7 @@ final class OpsEndpoints {
     /**
      * {@code GET /api/v1/status}: what the status page shows. {@code ids_issued} counts every
      * transport since start; the page derives IDs per second from two polls and {@code now_ms}.
+     * {@code segments} holds the counters of each segment tag served since start.
      */
     private String status() {
         GeneratorStatus s = service.status();
@@ -103,7 +107,21 @@ final class OpsEndpoints {
                 .add("ids_issued", metrics.issuedTotal())
                 .add("max_count", service.maxCount())
                 .add("now_ms", time.currentTimeMillis())
+                .addRaw("segments", segments())
                 .toString();
+    }
+
+    /** {@code [{"tag":…,"served":…,"step":…,"remaining":…,"next_ready":…,…},…]}. */
+    private String segments() {
+        StringBuilder sb = new StringBuilder("[");
+        for (SegmentStats t : segments.stats()) {
+            sb.append(sb.length() > 1 ? "," : "").append(new Json().add("tag", t.tag())
+                    .add("served", t.served()).add("step", t.step())
+                    .add("remaining", t.remaining())
+                    .addRaw("next_ready", Boolean.toString(t.nextReady()))
+                    .add("ranges", t.ranges()).add("fetch_failures", t.fetchFailures()));
+        }
+        return sb.append(']').toString();
     }
 
     private static byte[] page() {

@@ -13,7 +13,9 @@ enum Problem {
     UNAUTHORIZED(401, "about:blank", "Unauthorized"),
     FORBIDDEN(403, "about:blank", "Forbidden"),
     NOT_FOUND(404, "about:blank", "Not Found"),
+    UNKNOWN_TAG(404, "urn:idmint:problem:unknown-tag", "Unknown segment tag"),
     METHOD_NOT_ALLOWED(405, "about:blank", "Method Not Allowed"),
+    TAG_EXISTS(409, "urn:idmint:problem:tag-exists", "Segment tag exists"),
     CONTENT_TOO_LARGE(413, "about:blank", "Content Too Large"),
     URI_TOO_LONG(414, "about:blank", "URI Too Long"),
     RATE_LIMITED(429, "urn:idmint:problem:rate-limited", "Too many IDs"),
@@ -21,7 +23,9 @@ enum Problem {
     INTERNAL(500, "about:blank", "Internal Server Error"),
     NOT_CONFIGURED(503, "urn:idmint:problem:not-configured",
             "This part of the service is not configured"),
-    NOT_READY(503, "urn:idmint:problem:not-ready", "No ID can be issued right now");
+    NOT_READY(503, "urn:idmint:problem:not-ready", "No ID can be issued right now"),
+    STORE_UNAVAILABLE(503, "urn:idmint:problem:store-unavailable",
+            "The segment store did not answer");
 
     private final int status;
     private final String type;

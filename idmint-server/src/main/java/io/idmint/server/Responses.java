@@ -21,6 +21,8 @@ final class Responses {
     static final CharSequence CACHE_CONTROL = HttpHeaders.createOptimized("cache-control");
     static final CharSequence NO_STORE = HttpHeaders.createOptimized("no-store");
     static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("retry-after");
+    /** What Leaf's API answers with (Spring's default for a String). */
+    static final CharSequence TEXT = HttpHeaders.createOptimized("text/plain;charset=UTF-8");
 
     private Responses() {
     }
@@ -37,6 +39,13 @@ final class Responses {
         res.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, JSON)
                 .putHeader(CACHE_CONTROL, NO_STORE).end(Buffer.buffer(body));
         return status;
+    }
+
+    /** 200 with one ID as the whole body, no newline: Leaf's API. */
+    static int text(HttpServerResponse res, long id) {
+        res.putHeader(HttpHeaders.CONTENT_TYPE, TEXT).putHeader(CACHE_CONTROL, NO_STORE)
+                .end(Long.toString(id));
+        return 200;
     }
 
     /** A problem; {@code detail} names the bad value. */

@@ -13,6 +13,13 @@ enum Route {
     OBJECTIDS("/api/v1/objectids", true, false),
     FLAKES("/api/v1/flakes", true, false),
     STATUS("/api/v1/status", false, false),
+    /** GET lists the segment tags, POST creates one: admin calls. */
+    SEGMENTS("/api/v1/segments", false, true, true),
+    SEGMENT_IDS("/api/v1/segments/{tag}/ids", true, false),
+    /** Leaf's segment API: one ID as text. */
+    LEAF_SEGMENT("/api/segment/get/{tag}", true, false),
+    /** Leaf's snowflake API: one snowflake ID as text; the key is ignored, as in Leaf. */
+    LEAF_SNOWFLAKE("/api/snowflake/get/{key}", true, false),
     LEAN_ID("/v1/id", true, false),
     LEAN_IDS("/v1/ids", true, false),
     LEAN_DECODE("/v1/id/decode", false, true),
@@ -27,15 +34,25 @@ enum Route {
 
     static final String ID_PARTS_PREFIX = "/api/v1/ids/";
     static final String CODE_PARTS_PREFIX = "/api/v1/codes/";
+    static final String SEGMENTS_PREFIX = "/api/v1/segments/";
+    static final String SEGMENT_IDS_SUFFIX = "/ids";
+    static final String LEAF_SEGMENT_PREFIX = "/api/segment/get/";
+    static final String LEAF_SNOWFLAKE_PREFIX = "/api/snowflake/get/";
 
     private final String label;
     private final boolean mints;
     private final boolean admin;
+    private final boolean posts;
 
     Route(String label, boolean mints, boolean admin) {
+        this(label, mints, admin, false);
+    }
+
+    Route(String label, boolean mints, boolean admin, boolean posts) {
         this.label = label;
         this.mints = mints;
         this.admin = admin;
+        this.posts = posts;
     }
 
     /** The path template, as metrics label it. */
@@ -53,9 +70,14 @@ enum Route {
         return admin;
     }
 
+    /** Whether POST is allowed (it creates something). */
+    boolean posts() {
+        return posts;
+    }
+
     /** The value of the {@code Allow} header. */
     String allow() {
-        return mints ? "GET" : "GET, HEAD";
+        return mints ? "GET" : posts ? "GET, HEAD, POST" : "GET, HEAD";
     }
 
     /** The route of a raw request path. */
@@ -79,6 +101,8 @@ enum Route {
                 return FLAKES;
             case "/api/v1/status":
                 return STATUS;
+            case "/api/v1/segments":
+                return SEGMENTS;
             case "/health/live":
                 return LIVE;
             case "/health/ready":
@@ -88,13 +112,36 @@ enum Route {
             case "/":
                 return PAGE;
             default:
-                if (path.startsWith(ID_PARTS_PREFIX)
-                        && path.indexOf('/', ID_PARTS_PREFIX.length()) < 0) {
+                if (below(path, ID_PARTS_PREFIX)) {
                     return ID_PARTS;
                 }
-                return path.startsWith(CODE_PARTS_PREFIX)
-                        && path.indexOf('/', CODE_PARTS_PREFIX.length()) < 0 ? CODE_PARTS
+                if (below(path, CODE_PARTS_PREFIX)) {
+                    return CODE_PARTS;
+                }
+                if (path.startsWith(SEGMENTS_PREFIX) && path.endsWith(SEGMENT_IDS_SUFFIX)
+                        && path.indexOf('/', SEGMENTS_PREFIX.length())
+                                == path.length() - SEGMENT_IDS_SUFFIX.length()) {
+                    return SEGMENT_IDS;
+                }
+                // Leaf's paths need a key, as Spring's {key} does.
+                if (below(path, LEAF_SEGMENT_PREFIX)
+                        && path.length() > LEAF_SEGMENT_PREFIX.length()) {
+                    return LEAF_SEGMENT;
+                }
+                return below(path, LEAF_SNOWFLAKE_PREFIX)
+                        && path.length() > LEAF_SNOWFLAKE_PREFIX.length() ? LEAF_SNOWFLAKE
                         : UNMATCHED;
         }
+    }
+
+    /** Whether {@code path} is {@code prefix} and one more segment (possibly empty). */
+    private static boolean below(String path, String prefix) {
+        return path.startsWith(prefix) && path.indexOf('/', prefix.length()) < 0;
+    }
+
+    /** The raw (still percent-encoded) tag of a {@link #SEGMENT_IDS} path. */
+    static String segmentTag(String path) {
+        return path.substring(SEGMENTS_PREFIX.length(), path.length()
+                - SEGMENT_IDS_SUFFIX.length());
     }
 }

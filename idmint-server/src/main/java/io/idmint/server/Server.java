@@ -31,6 +31,7 @@ final class Server implements AutoCloseable {
     static final int DEFAULT_WORKER = 0;
 
     private final Minter minter;
+    private final SegmentService segments;
     private final IdService service;
     private final Vertx vertx;
     private final List<String> deployments;
@@ -42,9 +43,11 @@ final class Server implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private boolean closing;
 
-    private Server(Minter minter, IdService service, Vertx vertx, List<String> deployments,
-            io.grpc.Server grpc, String host, int httpPort, Duration grace, TimeSource time) {
+    private Server(Minter minter, SegmentService segments, IdService service, Vertx vertx,
+            List<String> deployments, io.grpc.Server grpc, String host, int httpPort,
+            Duration grace, TimeSource time) {
         this.minter = minter;
+        this.segments = segments;
         this.service = service;
         this.vertx = vertx;
         this.deployments = deployments;
@@ -56,8 +59,9 @@ final class Server implements AutoCloseable {
     }
 
     /**
-     * Opens the generator and starts listening. A generator that cannot get a worker yet does
-     * not stop the start: the server answers 503 until it has one.
+     * Opens the generator and the segment store and starts listening. A generator that cannot
+     * get a worker yet, or a segment store that is down, does not stop the start: the server
+     * answers 503 until it has one.
      *
      * @throws IllegalArgumentException naming a bad setting
      * @throws IllegalStateException when the registry refuses this node or a port is taken
@@ -79,7 +83,15 @@ final class Server implements AutoCloseable {
             throw new IllegalArgumentException("rate-limit " + rate + " must be 0 or at least "
                     + "max-count (" + maxCount + "): a request for max-count IDs could never pass");
         }
-        Minter minter = Minter.open(config, DEFAULT_WORKER, logging(metrics));
+        SegmentService segments = SegmentService.open(config, warn);
+        metrics.bindSegments(segments::stats);
+        Minter minter;
+        try {
+            minter = Minter.open(config, DEFAULT_WORKER, logging(metrics));
+        } catch (RuntimeException e) {
+            segments.close();
+            throw e;
+        }
         Vertx vertx = null;
         io.grpc.Server grpc = null;
         try {
@@ -97,21 +109,22 @@ final class Server implements AutoCloseable {
             int listen = configured == 0 ? -1 : configured;
             List<HttpApi> instances = new CopyOnWriteArrayList<>();
             List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
-                HttpApi api = new HttpApi(service, formats, access, metrics, time, host, listen,
-                        grace);
+                HttpApi api = new HttpApi(service, formats, segments, access, metrics, time, host,
+                        listen, grace);
                 instances.add(api);
                 return api;
             }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
                     + configured));
             int port = instances.get(0).port();
             try {
-                grpc = GrpcApi.start(service, formats, access, host,
+                grpc = GrpcApi.start(service, formats, segments, access, host,
                         config.get(Config.GRPC_PORT));
             } catch (IOException e) {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
             }
-            return new Server(minter, service, v, deployments, grpc, host, port, grace, time);
+            return new Server(minter, segments, service, v, deployments, grpc, host, port, grace,
+                    time);
         } catch (RuntimeException e) {
             if (grpc != null) {
                 grpc.shutdownNow();
@@ -119,6 +132,7 @@ final class Server implements AutoCloseable {
             if (vertx != null) {
                 vertx.close();
             }
+            segments.close();
             minter.close();
             throw e;
         }
@@ -171,6 +185,10 @@ final class Server implements AutoCloseable {
         return service;
     }
 
+    SegmentService segments() {
+        return segments;
+    }
+
     /** The line {@code serve} prints once it is up; tests read the ports from it. */
     String banner() {
         GeneratorStatus s = service.status();
@@ -188,8 +206,9 @@ final class Server implements AutoCloseable {
 
     /**
      * Stops gracefully: both listeners stop accepting at once, requests and calls in flight get
-     * up to the grace period to finish, then the worker is released with its final HWM. Safe to
-     * call twice and from two threads; the second call waits for the first.
+     * up to the grace period to finish, then the segment generator and store are closed and the
+     * worker is released with its final HWM. Safe to call twice and from two threads; the second
+     * call waits for the first.
      */
     @Override
     public void close() {
@@ -219,8 +238,12 @@ final class Server implements AutoCloseable {
             Thread.currentThread().interrupt();
             grpc.shutdownNow();
         } finally {
-            minter.close();
-            closed.countDown();
+            try {
+                segments.close();
+            } finally {
+                minter.close();
+                closed.countDown();
+            }
         }
     }
 

@@ -28,9 +28,22 @@ class RouteTest {
     }
 
     @Test
+    void of_segmentPaths() {
+        assertThat(Route.of("/api/v1/segments")).isEqualTo(Route.SEGMENTS);
+        assertThat(Route.of("/api/v1/segments/order/ids")).isEqualTo(Route.SEGMENT_IDS);
+        assertThat(Route.segmentTag("/api/v1/segments/order/ids")).isEqualTo("order");
+        assertThat(Route.of("/api/v1/segments//ids")).isEqualTo(Route.SEGMENT_IDS);
+        assertThat(Route.segmentTag("/api/v1/segments//ids")).isEmpty();
+        assertThat(Route.of("/api/segment/get/order")).isEqualTo(Route.LEAF_SEGMENT);
+        assertThat(Route.of("/api/snowflake/get/any")).isEqualTo(Route.LEAF_SNOWFLAKE);
+    }
+
+    @Test
     void of_anythingElse_isUnmatched() {
         for (String path : new String[] {"", "/v1/id/", "/v1/ids/", "/api/v1/ids/1/2", "/V1/ID",
-            "/api/v1/segments/a/ids", "/api/segment/get/a", "/api/snowflake/get/a",
+            "/api/v1/segments/", "/api/v1/segments/ids", "/api/v1/segments/a/b/ids",
+            "/api/v1/segments/a/ids/", "/api/v1/segments/a", "/api/segment/get/",
+            "/api/segment/get/a/b", "/api/snowflake/get/", "/api/snowflake/get/a/b",
             "/api/v1/codes/a/b", "/api/v1/uuids/", "/metrics/", "//"}) {
             assertThat(Route.of(path)).as(path).isEqualTo(Route.UNMATCHED);
         }
@@ -39,8 +52,15 @@ class RouteTest {
     @Test
     void mintingRoutes_allowOnlyGet() {
         for (Route r : Route.values()) {
-            assertThat(r.allow()).as(r.label()).isEqualTo(r.mints() ? "GET" : "GET, HEAD");
+            assertThat(r.allow()).as(r.label()).isEqualTo(r.mints() ? "GET"
+                    : r.posts() ? "GET, HEAD, POST" : "GET, HEAD");
         }
+        assertThat(Route.SEGMENTS.posts()).isTrue();
+        assertThat(Route.SEGMENTS.admin()).isTrue();
+        assertThat(Route.SEGMENT_IDS.mints()).isTrue();
+        assertThat(Route.SEGMENT_IDS.admin()).isFalse();
+        assertThat(Route.LEAF_SEGMENT.mints()).isTrue();
+        assertThat(Route.LEAF_SNOWFLAKE.mints()).isTrue();
         assertThat(Route.LEAN_ID.mints()).isTrue();
         assertThat(Route.LEAN_DECODE.admin()).isTrue();
         assertThat(Route.ID_PARTS.admin()).isTrue();

@@ -1,0 +1,128 @@
+package io.idmint.server;
+
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.TagInfo;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code idmint segment create|list}: the segment tags of the store {@code serve} uses
+ * (segment.store, from the same flags, environment and config file). An existing tag or a bad
+ * tag name, start or step exits 2; a store that does not answer exits 1.
+ */
+@Command(name = "segment", mixinStandardHelpOptions = true,
+        description = {"Creates or lists segment tags (dense per-tag sequences).",
+            "  create TAG  creates a tag: its first ID is --start, its ranges --step IDs",
+            "  list        every tag: the next value a range starts at, and its step"})
+final class SegmentCommand implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing action: create or list");
+    }
+
+    /** {@code segment} with its two actions, each with the store's configuration keys. */
+    static CommandLine commandLine(Invocation invocation) {
+        CommandLine segment = new CommandLine(new SegmentCommand());
+        segment.addSubcommand(ConfigOptions.addTo(new CommandLine(new Create(invocation)),
+                Config.SEGMENT_KEYS));
+        segment.addSubcommand(ConfigOptions.addTo(new CommandLine(new ListTags(invocation)),
+                Config.SEGMENT_KEYS));
+        return segment;
+    }
+
+    /** Opens the configured store; one that cannot be opened fails on first use, exit 1. */
+    static RangeStore open(Config config) {
+        return LazyRangeStore.open(config.get(Config.SEGMENT_STORE), config.get(Config.DATA_DIR),
+                warning -> { });
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Creates a segment tag in the store.")
+    static final class Create implements Callable<Integer> {
+
+        private final Invocation invocation;
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "TAG",
+                description = "the tag: 1 to 64 of A-Z a-z 0-9 . _ -")
+        String tag;
+
+        @Option(names = "--start", paramLabel = "N",
+                description = "the tag's first ID, 0 to 2^61 (default: 1)")
+        Long start;
+
+        @Option(names = "--step", paramLabel = "N",
+                description = "IDs per range fetched from the store, 1 to 2^40, adapted to "
+                        + "demand after the first range (default: segment.step)")
+        Long step;
+
+        Create(Invocation invocation) {
+            this.invocation = invocation;
+        }
+
+        @Override
+        public Integer call() {
+            Config config = ConfigOptions.load(spec, invocation.env());
+            try (RangeStore store = open(config)) {
+                TagInfo t = SegmentService.create(store, tag,
+                        start != null ? start : SegmentService.DEFAULT_START,
+                        step != null ? step : config.get(Config.SEGMENT_STEP));
+                spec.commandLine().getErr().println("idmint: created segment tag '" + t.tag()
+                        + "': first ID " + t.next() + ", step " + t.step());
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Lists the segment tags in the store.")
+    static final class ListTags implements Callable<Integer> {
+
+        private final Invocation invocation;
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--json", description = "one JSON object per tag instead of a table")
+        boolean json;
+
+        ListTags(Invocation invocation) {
+            this.invocation = invocation;
+        }
+
+        @Override
+        public Integer call() {
+            Config config = ConfigOptions.load(spec, invocation.env());
+            List<TagInfo> tags;
+            try (RangeStore store = open(config)) {
+                tags = SegmentService.tags(store);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                tags.forEach(t -> out.println(new Json().add("tag", t.tag())
+                        .add("next", Long.toString(t.next())).add("step", t.step())));
+            } else {
+                out.println(String.format(Locale.ROOT, "%-24s %-20s %s", "tag", "next", "step"));
+                tags.forEach(t -> out.println(String.format(Locale.ROOT, "%-24s %-20d %d",
+                        t.tag(), t.next(), t.step())));
+            }
+            out.flush();
+            return Main.OK;
+        }
+    }
+}

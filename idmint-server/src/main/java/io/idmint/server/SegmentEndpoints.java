@@ -1,0 +1,221 @@
+package io.idmint.server;
+
+import static io.idmint.server.Responses.problem;
+
+import io.idmint.IdUnavailableException;
+import io.idmint.TimeSource;
+import io.idmint.spi.TagInfo;
+import io.idmint.spi.UnknownTagException;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+
+/**
+ * The segment endpoints of the HTTP API (SPEC "HTTP", segments): a tag's IDs, Leaf's segment
+ * API, and the admin calls that list and create tags. Their work runs on Vert.x's worker threads,
+ * never on an event loop: a call may wait for the store (up to segment.fetch-timeout when both
+ * buffers of a tag are empty; create and list always ask it), and an event loop that waited
+ * would hold up the snowflake API it also serves. The answer is written back on the event loop,
+ * which owns {@link #out}. One instance per {@link HttpApi}.
+ */
+final class SegmentEndpoints {
+
+    /** What {@link #serve} returns when the answer comes later; it records its own metrics. */
+    static final int PENDING = -1;
+
+    private static final byte[] TAG_OPEN = JsonBytes.ascii("{\"tag\":");
+    private static final byte[] IDS_OPEN = JsonBytes.ascii(",\"ids\":[");
+    private static final byte[] IDS_CLOSE = JsonBytes.ascii("]}");
+    private static final Set<String> CREATE_FIELDS = Set.of("tag", "start", "step");
+    private static final String CREATE_EXAMPLE = "{\"tag\":\"order\",\"start\":1,\"step\":1000}";
+
+    private final SegmentService segments;
+    private final HttpAccess access;
+    private final Metrics metrics;
+    private final TimeSource time;
+    private final JsonBytes out = new JsonBytes(16 * 1024);
+
+    SegmentEndpoints(SegmentService segments, HttpAccess access, Metrics metrics,
+            TimeSource time) {
+        this.segments = segments;
+        this.access = access;
+        this.metrics = metrics;
+        this.time = time;
+    }
+
+    /**
+     * Answers a request on a segment route, now (returning its status) or later (returning
+     * {@link #PENDING}).
+     */
+    int serve(Route route, HttpServerRequest req, long startNanos) {
+        HttpServerResponse res = req.response();
+        int refused = access.refused(req, route, 0);
+        if (refused != 0) {
+            return refused;
+        }
+        try {
+            if (route == Route.SEGMENTS) {
+                Query.none(req.query());
+                return req.method() == HttpMethod.POST ? create(req, startNanos)
+                        : later(req, route, startNanos, blocking(segments::tags),
+                                tags -> Responses.json(res, 200, tagsJson(tags)));
+            }
+            String tag;
+            int n;
+            if (route == Route.SEGMENT_IDS) {
+                tag = Query.decodePath(Route.segmentTag(req.path()));
+                n = HttpApi.count(Query.param(req.query(), "count"), segments.maxCount());
+            } else {
+                tag = Query.decodePath(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length()));
+                Query.none(req.query());
+                n = 1;
+            }
+            SegmentService.checkTag(tag);
+            refused = access.refused(req, route, n);
+            if (refused != 0) {
+                return refused;
+            }
+            return later(req, route, startNanos, blocking(() -> segments.next(tag, n)),
+                    ids -> route == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
+                            : Responses.text(res, ids[0]));
+        } catch (IllegalArgumentException e) {
+            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        }
+    }
+
+    /** {@code POST /api/v1/segments}: reads the body, creates the tag, answers 201. */
+    private int create(HttpServerRequest req, long startNanos) {
+        Context context = Vertx.currentContext();
+        Future<TagInfo> created = req.body().compose(body -> {
+            JsonObject o = createRequest(body);
+            String tag = o.getString("tag");
+            Long start = whole(o, "start");
+            Long step = whole(o, "step");
+            return context.executeBlocking(() -> segments.create(tag, start, step), false);
+        });
+        return later(req, Route.SEGMENTS, startNanos, created,
+                t -> Responses.json(req.response(), 201, tagJson(t).toString()));
+    }
+
+    /** The create body: a JSON object with a string tag and nothing but tag, start and step. */
+    private static JsonObject createRequest(Buffer body) {
+        JsonObject o;
+        try {
+            o = new JsonObject(body);
+        } catch (DecodeException | ClassCastException e) {
+            throw new IllegalArgumentException("the body must be a JSON object such as "
+                    + CREATE_EXAMPLE + ": " + e.getMessage(), e);
+        }
+        for (String name : o.fieldNames()) {
+            if (!CREATE_FIELDS.contains(name)) {
+                throw new IllegalArgumentException("unknown field '" + name + "'; the fields "
+                        + "are tag, start and step, such as " + CREATE_EXAMPLE);
+            }
+        }
+        if (!(o.getValue("tag") instanceof String)) {
+            throw new IllegalArgumentException("field tag must be a string, got "
+                    + (o.containsKey("tag") ? o.getValue("tag") : "none") + ", such as "
+                    + CREATE_EXAMPLE);
+        }
+        return o;
+    }
+
+    /** An optional whole-number field, as a JSON number or a decimal string; null if absent. */
+    private static Long whole(JsonObject o, String name) {
+        Object v = o.getValue(name);
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof Integer || v instanceof Long) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof String s && s.matches("-?\\d{1,18}")) {
+            return Long.parseLong(s);
+        }
+        throw new IllegalArgumentException("field " + name + " must be a whole number, got "
+                + (v instanceof String ? "'" + v + "'" : v));
+    }
+
+    private static <T> Future<T> blocking(Callable<T> work) {
+        return Vertx.currentContext().executeBlocking(work, false);
+    }
+
+    /**
+     * Answers with {@code answer} once {@code work} is done, or with its failure as a problem,
+     * and records the request then.
+     */
+    private <T> int later(HttpServerRequest req, Route route, long startNanos, Future<T> work,
+            Function<T, Integer> answer) {
+        work.onComplete(done -> {
+            int status;
+            try {
+                status = done.succeeded() ? answer.apply(done.result())
+                        : failed(req.response(), done.cause());
+            } catch (RuntimeException e) {
+                status = HttpApi.internalError(req, e);
+            }
+            metrics.request(route, status, time.nanoTime() - startNanos);
+        });
+        return PENDING;
+    }
+
+    /** Answers a failure as {@link SegmentService} documents it. */
+    private static int failed(HttpServerResponse res, Throwable e) {
+        if (e instanceof SegmentService.TagExistsException) {
+            return problem(res, Problem.TAG_EXISTS, e.getMessage());
+        }
+        if (e instanceof UnknownTagException) {
+            return problem(res, Problem.UNKNOWN_TAG, e.getMessage());
+        }
+        if (e instanceof IllegalArgumentException) {
+            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        }
+        if (e instanceof IdUnavailableException u) {
+            return Responses.notReady(res, u);
+        }
+        if (e instanceof SegmentService.StoreUnavailableException) {
+            res.putHeader(Responses.RETRY_AFTER,
+                    Long.toString(SegmentService.RETRY_AFTER.toSeconds()));
+            return problem(res, Problem.STORE_UNAVAILABLE, e.getMessage());
+        }
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+    }
+
+    /** {@code {"tag":"order","ids":["1001",…]}}. */
+    private JsonBytes idsJson(String tag, long[] ids) {
+        out.reset().reserve(ids.length * 22 + tag.length() + 24).raw(TAG_OPEN).string(tag)
+                .raw(IDS_OPEN);
+        for (int i = 0; i < ids.length; i++) {
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.quoted(ids[i]);
+        }
+        return out.raw(IDS_CLOSE);
+    }
+
+    /** {@code {"segments":[{"tag":…,"next":"…","step":…},…]}}. */
+    private static String tagsJson(List<TagInfo> tags) {
+        StringBuilder list = new StringBuilder("[");
+        for (TagInfo t : tags) {
+            list.append(list.length() > 1 ? "," : "").append(tagJson(t));
+        }
+        return new Json().addRaw("segments", list.append(']').toString()).toString();
+    }
+
+    /** {@code {"tag":…,"next":"…","step":…}}: next is an ID, so a string. */
+    private static Json tagJson(TagInfo t) {
+        return new Json().add("tag", t.tag()).add("next", Long.toString(t.next()))
+                .add("step", t.step());
+    }
+}

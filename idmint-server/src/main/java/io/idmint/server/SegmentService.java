@@ -1,0 +1,240 @@
+package io.idmint.server;
+
+import io.idmint.IdUnavailableException;
+import io.idmint.SegmentGenerator;
+import io.idmint.SegmentStats;
+import io.idmint.Segments;
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.TagInfo;
+import io.idmint.spi.UnknownTagException;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Segments (DESIGN §5) as every transport serves them, once: the range store, the generator on
+ * it, and the checks. What callers get:
+ *
+ * <table>
+ *   <caption>What maps to what</caption>
+ *   <tr><th>Thrown</th><th>HTTP</th><th>gRPC</th><th>CLI</th></tr>
+ *   <tr><td>{@link IllegalArgumentException}: bad tag name, count, start or step</td>
+ *       <td>400</td><td>INVALID_ARGUMENT</td><td>exit 2</td></tr>
+ *   <tr><td>{@link UnknownTagException} (an {@code IllegalArgumentException}): no such tag and
+ *       segment.auto-create off</td><td>404</td><td>NOT_FOUND</td><td>-</td></tr>
+ *   <tr><td>{@link TagExistsException} (an {@code IllegalArgumentException}): create of a tag
+ *       that exists</td><td>409</td><td>ALREADY_EXISTS</td><td>exit 2</td></tr>
+ *   <tr><td>{@link IdUnavailableException}: both buffers empty past segment.fetch-timeout</td>
+ *       <td>503 + Retry-After</td><td>UNAVAILABLE</td><td>-</td></tr>
+ *   <tr><td>{@link StoreUnavailableException}: the store did not answer a create or list</td>
+ *       <td>503 + Retry-After</td><td>UNAVAILABLE</td><td>exit 1</td></tr>
+ * </table>
+ *
+ * <p>Nothing is issued or created by a call that throws.
+ */
+final class SegmentService implements AutoCloseable {
+
+    /** Where a tag created without a start begins, as in Leaf. */
+    static final long DEFAULT_START = 1;
+    /**
+     * The largest start a tag may be created with: it leaves 2^61 values below 2^62, where the
+     * generator stops serving a tag (its cursors must stay far from overflow).
+     */
+    static final long MAX_START = 1L << 61;
+    /** When a caller may try again after the store did not answer. */
+    static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+    /** The longest tag name. */
+    static final int MAX_TAG = 64;
+
+    private final RangeStore store;
+    private final SegmentGenerator ids;
+    private final int maxCount;
+    private final long defaultStep;
+
+    /**
+     * @param store where tags are created and listed; closed with this
+     * @param ids the generator on {@code store}; closed with this
+     * @param maxCount the largest count one call may ask for
+     * @param defaultStep the step of tags created without one
+     */
+    SegmentService(RangeStore store, SegmentGenerator ids, int maxCount, long defaultStep) {
+        this.store = store;
+        this.ids = ids;
+        this.maxCount = maxCount;
+        this.defaultStep = defaultStep;
+    }
+
+    /**
+     * Opens the configured store and builds the generator on it. A store that cannot be opened
+     * now is opened again on use (see {@link LazyRangeStore}), after a warning.
+     *
+     * @throws IllegalArgumentException naming a bad setting (store URI, steps, durations)
+     */
+    static SegmentService open(Config config, Consumer<String> warn) {
+        RangeStore store = LazyRangeStore.open(config.get(Config.SEGMENT_STORE),
+                config.get(Config.DATA_DIR), warn);
+        try {
+            Segments builder = Segments.newBuilder().store(store)
+                    .step(config.get(Config.SEGMENT_STEP))
+                    .targetDuration(config.get(Config.SEGMENT_TARGET_DURATION))
+                    .fetchTimeout(config.get(Config.SEGMENT_FETCH_TIMEOUT))
+                    .autoCreate(config.get(Config.SEGMENT_AUTO_CREATE));
+            // Unset bounds stay the builder's, which widen to take in segment.step.
+            if (config.get(Config.SEGMENT_MIN_STEP) != null) {
+                builder.minStep(config.get(Config.SEGMENT_MIN_STEP));
+            }
+            if (config.get(Config.SEGMENT_MAX_STEP) != null) {
+                builder.maxStep(config.get(Config.SEGMENT_MAX_STEP));
+            }
+            return new SegmentService(store, builder.build(), config.get(Config.MAX_COUNT),
+                    config.get(Config.SEGMENT_STEP));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The largest count one call may ask for. */
+    int maxCount() {
+        return maxCount;
+    }
+
+    /** One new ID of {@code tag}. */
+    long next(String tag) {
+        checkTag(tag);
+        return ids.next(tag);
+    }
+
+    /**
+     * {@code count} new IDs of {@code tag}, increasing.
+     *
+     * @throws IllegalArgumentException when count is outside 1..max-count or the tag name is bad
+     */
+    long[] next(String tag, long count) {
+        checkTag(tag);
+        IdService.checkCount(count, maxCount);
+        long[] out = new long[(int) count];
+        ids.next(tag, out, 0, out.length);
+        return out;
+    }
+
+    /**
+     * Creates {@code tag}; a null start is {@value #DEFAULT_START}, a null step segment.step.
+     *
+     * @return the tag as created
+     */
+    TagInfo create(String tag, Long start, Long step) {
+        return create(store, tag, start == null ? DEFAULT_START : start,
+                step == null ? defaultStep : step);
+    }
+
+    /** Every tag in the store, sorted by tag. */
+    List<TagInfo> tags() {
+        return tags(store);
+    }
+
+    /** The counters of every tag served since start, for metrics and the status page. */
+    List<SegmentStats> stats() {
+        return ids.stats();
+    }
+
+    /**
+     * Creates {@code tag} in {@code store} so that its first ID is {@code start} and its ranges
+     * start at {@code step} values.
+     *
+     * @throws IllegalArgumentException naming a bad tag name, start or step
+     * @throws TagExistsException when the tag exists
+     * @throws StoreUnavailableException when the store did not answer
+     */
+    static TagInfo create(RangeStore store, String tag, long start, long step) {
+        checkTag(tag);
+        if (start < 0 || start > MAX_START) {
+            throw new IllegalArgumentException("start must be from 0 to " + MAX_START
+                    + " (2^61), got " + start);
+        }
+        if (step < 1 || step > RangeStore.MAX_STEP) {
+            throw new IllegalArgumentException("step must be from 1 to " + RangeStore.MAX_STEP
+                    + " (2^40), got " + step);
+        }
+        try {
+            store.create(tag, start, step);
+        } catch (RegistryException e) {
+            throw failure(e, tag);
+        }
+        return new TagInfo(tag, start, step);
+    }
+
+    /**
+     * Every tag in {@code store}, sorted by tag.
+     *
+     * @throws StoreUnavailableException when the store did not answer
+     */
+    static List<TagInfo> tags(RangeStore store) {
+        try {
+            return store.tags();
+        } catch (RegistryException e) {
+            throw failure(e, null);
+        }
+    }
+
+    private static RuntimeException failure(RegistryException e, String tag) {
+        return switch (e.kind()) {
+            case CONFLICT -> new TagExistsException("segment tag '" + tag + "' exists already");
+            case UNAVAILABLE -> new StoreUnavailableException("the segment store did not answer: "
+                    + e.getMessage(), e);
+            default -> new IllegalStateException("segment store: " + e.getMessage(), e);
+        };
+    }
+
+    /**
+     * Checks a tag name as the generator does, before anything is charged or issued.
+     *
+     * @throws IllegalArgumentException when it is not 1 to 64 of {@code A-Z a-z 0-9 . _ -}
+     */
+    static void checkTag(String tag) {
+        // By hand rather than a regex: HTTP checks a tag on every request.
+        boolean ok = tag != null && !tag.isEmpty() && tag.length() <= MAX_TAG;
+        for (int i = 0; ok && i < tag.length(); i++) {
+            char c = tag.charAt(i);
+            ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+                    || c == '.' || c == '_' || c == '-';
+        }
+        if (!ok) {
+            throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to "
+                    + MAX_TAG + " of A-Z a-z 0-9 . _ -");
+        }
+    }
+
+    /** Stops the generator's fetches, then closes the store. */
+    @Override
+    public void close() {
+        try {
+            ids.close();
+        } finally {
+            store.close();
+        }
+    }
+
+    /** Create of a tag that exists: HTTP 409, gRPC ALREADY_EXISTS, CLI exit 2. */
+    static final class TagExistsException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        TagExistsException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The store did not answer a create or list: HTTP 503 + Retry-After, gRPC UNAVAILABLE, CLI
+     * exit 1. A create may or may not have taken effect; trying again is safe (it answers
+     * that the tag exists if it did).
+     */
+    static final class StoreUnavailableException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        StoreUnavailableException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}
