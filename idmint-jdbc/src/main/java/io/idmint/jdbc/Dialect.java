@@ -132,9 +132,9 @@ enum Dialect {
      */
     abstract String insertIgnore(String table, String[] columns, String[] types, int keys);
 
-    /** The schema script's statements, in order. */
-    List<String> schemaStatements() {
-        String script = schemaScript();
+    /** The statements of a schema script, in order. */
+    List<String> schemaStatements(JdbcConfig.Use use) {
+        String script = schemaScript(use);
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         for (String line : script.split("\n")) {
@@ -155,9 +155,12 @@ enum Dialect {
         return out;
     }
 
-    /** The schema script as shipped ({@code io/idmint/jdbc/schema-<dialect>.sql}). */
-    String schemaScript() {
-        String name = "schema-" + id + ".sql";
+    /**
+     * A schema script as shipped: {@code io/idmint/jdbc/schema-<dialect>.sql} for the registry,
+     * {@code segments-<dialect>.sql} for the segment store.
+     */
+    String schemaScript(JdbcConfig.Use use) {
+        String name = use.script() + "-" + id + ".sql";
         try (InputStream in = Dialect.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("idmint-jdbc: resource " + name + " is missing");

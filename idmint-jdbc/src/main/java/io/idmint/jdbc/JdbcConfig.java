@@ -1,5 +1,6 @@
 package io.idmint.jdbc;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,44 +10,79 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A registry URL taken apart: the JDBC URL handed to the driver, minus this backend's own
- * {@code idmint.*} options, plus credentials from the environment when the URL has none.
+ * A registry or segment store URL taken apart: the JDBC URL handed to the driver, minus this
+ * backend's own {@code idmint.*} options, plus credentials from the environment when the URL has
+ * none. An H2 file path that H2 itself would refuse as implicitly relative ({@code jdbc:h2:ids},
+ * {@code jdbc:h2:file:ids}) is resolved under the node's data directory.
  *
+ * @param use what the URL is for: the label of messages and the options allowed
  * @param dialect the database family
  * @param driverUrl the URL the driver sees
  * @param display the URL without query, options or credentials, for messages
  * @param timeout bound on getting a connection and on each statement
- * @param poolSize connections per registry client
+ * @param poolSize connections per client
+ * @param namespace the segment store's namespace ({@code idmint.namespace}); null for a registry,
+ *     whose namespace comes with each claim
  * @param user from {@code IDMINT_JDBC_USER}, or null to use the URL's
  * @param password from {@code IDMINT_JDBC_PASSWORD}, or null to use the URL's
  */
-record JdbcConfig(Dialect dialect, String driverUrl, String display, Duration timeout,
-        int poolSize, String user, String password) {
+record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Duration timeout,
+        int poolSize, String namespace, String user, String password) {
 
     static final String USER_ENV = "IDMINT_JDBC_USER";
     static final String PASSWORD_ENV = "IDMINT_JDBC_PASSWORD";
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
     static final int DEFAULT_POOL_SIZE = 2;
+    static final String DEFAULT_NAMESPACE = "default";
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)?");
+    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /** An H2 URL's database part that names another kind of store (mem:, tcp:, nio:, …). */
+    private static final Pattern H2_PREFIX = Pattern.compile("[A-Za-z][A-Za-z0-9]+:.*");
+
+    /** What a URL is for. */
+    enum Use {
+        REGISTRY("jdbc registry", "schema"),
+        SEGMENTS("jdbc segment store", "segments");
+
+        private final String label;
+        private final String script;
+
+        Use(String label, String script) {
+            this.label = label;
+            this.script = script;
+        }
+
+        /** How messages name it, e.g. {@code jdbc registry}. */
+        String label() {
+            return label;
+        }
+
+        /** Its schema script's name before {@code -<dialect>.sql}. */
+        String script() {
+            return script;
+        }
+    }
+
+    /** Parses a registry URL that is not opened through a data directory. */
+    static JdbcConfig parse(String url, Map<String, String> env) {
+        return parse(Use.REGISTRY, url, env, null);
+    }
 
     /**
-     * Parses a registry URL such as
-     * {@code jdbc:postgresql://db:5432/ids?user=idmint&idmint.timeout=3s} or
-     * {@code jdbc:h2:./ids;idmint.pool-size=1}.
+     * Parses a URL such as {@code jdbc:postgresql://db:5432/ids?user=idmint&idmint.timeout=3s}
+     * or {@code jdbc:h2:./ids;idmint.pool-size=1}.
      *
+     * @param dataDir the node's data directory, under which an implicitly relative H2 path is
+     *     resolved; null when there is none (such a path is then refused)
      * @throws IllegalArgumentException naming the bad part
      */
-    static JdbcConfig parse(String url, Map<String, String> env) {
-        if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("jdbc registry: the URL is empty");
-        }
+    static JdbcConfig parse(Use use, String url, Map<String, String> env, Path dataDir) {
+        String what = use.label();
+        Dialect dialect = dialectOf(use, url);
         String trimmed = url.trim();
-        Dialect dialect = Dialect.of(trimmed);
-        if (dialect == null) {
-            throw new IllegalArgumentException("jdbc registry '" + displayOf(trimmed) + "': "
-                    + "unsupported database; use jdbc:postgresql://…, jdbc:mysql://…, "
-                    + "jdbc:mariadb://… or jdbc:h2:…");
+        if (dialect == Dialect.H2) {
+            trimmed = resolveH2Path(what, trimmed, dataDir);
         }
         // H2 separates settings with ';', the others use a '?…&…' query.
         char sep = dialect == Dialect.H2 ? ';' : '&';
@@ -55,6 +91,9 @@ record JdbcConfig(Dialect dialect, String driverUrl, String display, Duration ti
         List<String> kept = new ArrayList<>();
         Duration timeout = DEFAULT_TIMEOUT;
         int poolSize = DEFAULT_POOL_SIZE;
+        String namespace = use == Use.SEGMENTS ? DEFAULT_NAMESPACE : null;
+        String known = "idmint.timeout, idmint.pool-size"
+                + (use == Use.SEGMENTS ? ", idmint.namespace" : "");
         if (start >= 0) {
             String params = trimmed.substring(start + 1);
             for (String param : params.split(Pattern.quote(String.valueOf(sep)))) {
@@ -69,22 +108,114 @@ record JdbcConfig(Dialect dialect, String driverUrl, String display, Duration ti
                 String value = eq < 0 ? "" : param.substring(eq + 1);
                 switch (key) {
                     case "idmint.timeout":
-                        timeout = parseTimeout(value);
+                        timeout = parseTimeout(what, value);
                         break;
                     case "idmint.pool-size":
-                        poolSize = parsePoolSize(value);
+                        poolSize = parsePoolSize(what, value);
                         break;
+                    case "idmint.namespace":
+                        if (use == Use.SEGMENTS) {
+                            namespace = parseNamespace(what, value);
+                            break;
+                        }
+                        throw new IllegalArgumentException(what + " '" + displayOf(trimmed)
+                                + "': option 'idmint.namespace' is for segment stores; a "
+                                + "registry's namespace is the node's own setting");
                     default:
-                        throw new IllegalArgumentException("jdbc registry '" + displayOf(trimmed)
-                                + "': unknown option '" + key + "'; known: idmint.timeout, "
-                                + "idmint.pool-size");
+                        throw new IllegalArgumentException(what + " '" + displayOf(trimmed)
+                                + "': unknown option '" + key + "'; known: " + known);
                 }
             }
         }
+        if (dialect == Dialect.H2) {
+            requireCommitsWritten(what, trimmed, base, kept);
+        }
         String driverUrl = kept.isEmpty() ? base : base + (dialect == Dialect.H2 ? ";" : "?")
                 + String.join(String.valueOf(sep), kept);
-        return new JdbcConfig(dialect, driverUrl, displayOf(trimmed), timeout, poolSize,
-                nonEmpty(env.get(USER_ENV)), nonEmpty(env.get(PASSWORD_ENV)));
+        return new JdbcConfig(use, dialect, driverUrl, displayOf(trimmed), timeout, poolSize,
+                namespace, nonEmpty(env.get(USER_ENV)), nonEmpty(env.get(PASSWORD_ENV)));
+    }
+
+    /**
+     * The database family of a URL.
+     *
+     * @throws IllegalArgumentException when the URL is empty or names no supported database
+     */
+    static Dialect dialectOf(Use use, String url) {
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException(use.label() + ": the URL is empty");
+        }
+        Dialect dialect = Dialect.of(url.trim());
+        if (dialect == null) {
+            throw new IllegalArgumentException(use.label() + " '" + displayOf(url.trim())
+                    + "': unsupported database; use jdbc:postgresql://…, jdbc:mysql://…, "
+                    + "jdbc:mariadb://… or jdbc:h2:…");
+        }
+        return dialect;
+    }
+
+    /**
+     * An embedded H2 file database writes committed transactions to its file only every
+     * {@code WRITE_DELAY} ms (default 500): a process crash in between loses acknowledged
+     * commits, and with them an HWM or a segment allocation (values handed out twice). So every
+     * commit is written at once ({@code WRITE_DELAY=0}, added unless the URL says so); another
+     * value is refused.
+     */
+    private static void requireCommitsWritten(String what, String url, String base,
+            List<String> settings) {
+        String db = base.substring("jdbc:h2:".length()).toLowerCase(Locale.ROOT);
+        if (db.startsWith("mem:") || db.startsWith("tcp:") || db.startsWith("ssl:")) {
+            return;
+        }
+        for (String s : settings) {
+            if (s.toUpperCase(Locale.ROOT).startsWith("WRITE_DELAY=")) {
+                if (!s.substring("WRITE_DELAY=".length()).trim().equals("0")) {
+                    throw new IllegalArgumentException(what + " '" + displayOf(url) + "': H2 "
+                            + "setting '" + s + "' would let a crash lose committed writes; "
+                            + "leave it out (WRITE_DELAY=0 is set)");
+                }
+                return;
+            }
+        }
+        settings.add("WRITE_DELAY=0");
+    }
+
+    /**
+     * Resolves an H2 file path that H2 would refuse as implicitly relative to the working
+     * directory ({@code jdbc:h2:ids}, {@code jdbc:h2:file:ids}) under the data directory.
+     * Absolute, {@code ./}, {@code ~/} paths and other kinds ({@code mem:}, {@code tcp:}, …)
+     * keep H2's own meaning.
+     */
+    private static String resolveH2Path(String what, String url, Path dataDir) {
+        String head = url.substring(0, "jdbc:h2:".length());
+        String rest = url.substring(head.length());
+        int semi = rest.indexOf(';');
+        String name = semi < 0 ? rest : rest.substring(0, semi);
+        String settings = semi < 0 ? "" : rest.substring(semi);
+        String kind = "";
+        if (name.regionMatches(true, 0, "file:", 0, 5)) {
+            kind = name.substring(0, 5);
+            name = name.substring(5);
+        } else if (H2_PREFIX.matcher(name).matches()) {
+            return url;
+        }
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException(what + " '" + displayOf(url) + "': names no "
+                    + "database; use jdbc:h2:file:NAME (under the data directory), "
+                    + "jdbc:h2:/absolute/path or jdbc:h2:mem:NAME");
+        }
+        boolean explicit = name.startsWith("/") || name.startsWith("\\") || name.startsWith("~")
+                || name.startsWith("./") || name.startsWith("../") || name.startsWith(".\\")
+                || name.startsWith("..\\") || name.matches("[A-Za-z]:.*");
+        if (explicit) {
+            return url;
+        }
+        if (dataDir == null) {
+            throw new IllegalArgumentException(what + " '" + displayOf(url) + "': H2 path '"
+                    + name + "' is relative and there is no data directory to resolve it under; "
+                    + "use an absolute path or ./" + name);
+        }
+        return head + kind + dataDir.toAbsolutePath().normalize().resolve(name) + settings;
     }
 
     /** Whether the driver URL already sets a driver property (so a default must not override). */
@@ -93,10 +224,10 @@ record JdbcConfig(Dialect dialect, String driverUrl, String display, Duration ti
                 .matcher(driverUrl).find();
     }
 
-    private static Duration parseTimeout(String value) {
+    private static Duration parseTimeout(String what, String value) {
         Matcher m = DURATION.matcher(value.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException("jdbc registry: idmint.timeout '" + value
+            throw new IllegalArgumentException(what + ": idmint.timeout '" + value
                     + "' is not a duration such as 500ms, 2s or 1m");
         }
         long n = Long.parseLong(m.group(1));
@@ -104,13 +235,13 @@ record JdbcConfig(Dialect dialect, String driverUrl, String display, Duration ti
         Duration d = unit.equals("m") ? Duration.ofMinutes(n)
                 : unit.equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n);
         if (d.toMillis() < 250 || d.compareTo(Duration.ofMinutes(1)) > 0) {
-            throw new IllegalArgumentException("jdbc registry: idmint.timeout '" + value
+            throw new IllegalArgumentException(what + ": idmint.timeout '" + value
                     + "' must be between 250ms and 1m");
         }
         return d;
     }
 
-    private static int parsePoolSize(String value) {
+    private static int parsePoolSize(String what, String value) {
         try {
             int n = Integer.parseInt(value.trim());
             if (n >= 1 && n <= 16) {
@@ -119,8 +250,16 @@ record JdbcConfig(Dialect dialect, String driverUrl, String display, Duration ti
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("jdbc registry: idmint.pool-size '" + value
+        throw new IllegalArgumentException(what + ": idmint.pool-size '" + value
                 + "' must be a whole number from 1 to 16");
+    }
+
+    private static String parseNamespace(String what, String value) {
+        if (!NAMESPACE.matcher(value).matches()) {
+            throw new IllegalArgumentException(what + ": idmint.namespace '" + value
+                    + "' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+        }
+        return value;
     }
 
     /** The URL without query, settings or user:password@, so messages never leak secrets. */
@@ -140,7 +279,8 @@ record JdbcConfig(Dialect dialect, String driverUrl, String display, Duration ti
     /** Never prints the URL's query or the password. */
     @Override
     public String toString() {
-        return "JdbcConfig[" + display + ", timeout=" + timeout + ", pool-size=" + poolSize + "]";
+        return "JdbcConfig[" + display + ", timeout=" + timeout + ", pool-size=" + poolSize
+                + (namespace == null ? "" : ", namespace=" + namespace) + "]";
     }
 
     private static String nonEmpty(String s) {

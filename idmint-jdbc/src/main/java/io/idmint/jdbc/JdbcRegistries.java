@@ -54,6 +54,7 @@ public final class JdbcRegistries {
      * @throws IllegalArgumentException when the URL names no supported database
      */
     public static String schemaScript(String url) {
-        return JdbcConfig.parse(url, java.util.Map.of()).dialect().schemaScript();
+        JdbcConfig.Use use = JdbcConfig.Use.REGISTRY;
+        return JdbcConfig.dialectOf(use, url).schemaScript(use);
     }
 }

@@ -1,7 +1,5 @@
 package io.idmint.jdbc;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
@@ -12,13 +10,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
-import java.sql.SQLTransientConnectionException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A worker registry in an SQL database: one row per worker ID with its high-water mark, a
@@ -28,64 +22,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class JdbcRegistry implements WorkerRegistry {
 
     private static final long MAX_TTL_MILLIS = TimeUnit.DAYS.toMillis(1);
-    private static final AtomicInteger POOLS = new AtomicInteger();
 
-    private final JdbcConfig config;
+    private final JdbcPool pool;
     private final WorkerSql sql;
     private final Claimer claimer;
-    private final HikariDataSource pool;
-    private final int queryTimeoutSeconds;
-    private volatile boolean schemaReady;
 
     JdbcRegistry(JdbcConfig config) {
-        this.config = config;
-        this.queryTimeoutSeconds = (int) Math.max(1, (config.timeout().toMillis() + 999) / 1000);
-        this.sql = new WorkerSql(config.dialect(), queryTimeoutSeconds);
+        this.pool = new JdbcPool(config);
+        this.sql = new WorkerSql(config.dialect(), pool.queryTimeoutSeconds());
         this.claimer = new Claimer(sql, config.display());
-        this.pool = new HikariDataSource(poolConfig(config, queryTimeoutSeconds));
-    }
-
-    private static HikariConfig poolConfig(JdbcConfig config, int queryTimeoutSeconds) {
-        HikariConfig h = new HikariConfig();
-        h.setPoolName("idmint-jdbc-" + POOLS.incrementAndGet());
-        h.setJdbcUrl(config.driverUrl());
-        if (config.user() != null) {
-            h.setUsername(config.user());
-        }
-        if (config.password() != null) {
-            h.setPassword(config.password());
-        }
-        long timeout = config.timeout().toMillis();
-        h.setMaximumPoolSize(config.poolSize());
-        h.setMinimumIdle(0);
-        h.setConnectionTimeout(timeout);
-        h.setValidationTimeout(Math.max(250, timeout / 2));
-        // Opening never fails: a store that is down now leaves the node ACQUIRING, not dead.
-        h.setInitializationFailTimeout(-1);
-        h.setAutoCommit(true);
-        h.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-        // A silent network must not hang a keepalive: the socket timeout backs up the query
-        // timeout (which needs the server's help to cancel).
-        int socketSeconds = queryTimeoutSeconds + 2;
-        switch (config.dialect()) {
-            case POSTGRESQL:
-                setDefault(h, config, "connectTimeout", String.valueOf(queryTimeoutSeconds));
-                setDefault(h, config, "socketTimeout", String.valueOf(socketSeconds));
-                break;
-            case MYSQL:
-                setDefault(h, config, "connectTimeout", String.valueOf(timeout));
-                setDefault(h, config, "socketTimeout", String.valueOf(socketSeconds * 1000L));
-                break;
-            default:
-                break;
-        }
-        return h;
-    }
-
-    private static void setDefault(HikariConfig h, JdbcConfig config, String key, String value) {
-        if (!config.urlSets(key)) {
-            h.addDataSourceProperty(key, value);
-        }
     }
 
     @Override
@@ -94,8 +39,7 @@ final class JdbcRegistry implements WorkerRegistry {
             throw new IllegalArgumentException("jdbc registry: lease TTL " + r.leaseTtlMillis()
                     + " ms is longer than one day");
         }
-        try (Connection c = connect()) {
-            ensureSchema(c);
+        try (Connection c = pool.connect()) {
             return claimer.claim(c, r);
         } catch (SQLException e) {
             throw failure("claim", e);
@@ -104,7 +48,7 @@ final class JdbcRegistry implements WorkerRegistry {
 
     @Override
     public long extend(Claim claim, long untilMillis) throws RegistryException {
-        try (Connection c = connect(); PreparedStatement ps = sql.prepare(c, sql.extend)) {
+        try (Connection c = pool.connect(); PreparedStatement ps = sql.prepare(c, sql.extend)) {
             ps.setLong(1, untilMillis);
             ps.setLong(2, claim.leaseTtlMillis());
             WorkerSql.bindKey(ps, 3, claim.namespace(), claim.datacenterId(), claim.workerId());
@@ -121,7 +65,7 @@ final class JdbcRegistry implements WorkerRegistry {
 
     @Override
     public void release(Claim claim, long finalHwmMillis) throws RegistryException {
-        try (Connection c = connect(); PreparedStatement ps = sql.prepare(c, sql.release)) {
+        try (Connection c = pool.connect(); PreparedStatement ps = sql.prepare(c, sql.release)) {
             // May lower the HWM from the last reservation, never below the claim-time HWM.
             ps.setLong(1, Math.max(finalHwmMillis, claim.hwmMillis()));
             WorkerSql.bindKey(ps, 2, claim.namespace(), claim.datacenterId(), claim.workerId());
@@ -136,8 +80,7 @@ final class JdbcRegistry implements WorkerRegistry {
 
     @Override
     public List<WorkerRecord> list(String namespace) throws RegistryException {
-        try (Connection c = connect()) {
-            ensureSchema(c);
+        try (Connection c = pool.connect()) {
             List<WorkerRecord> out = new ArrayList<>();
             try (PreparedStatement ps = sql.prepare(c, sql.list)) {
                 ps.setString(1, namespace);
@@ -156,8 +99,8 @@ final class JdbcRegistry implements WorkerRegistry {
 
     /** Creates the tables unless they exist. Idempotent; used by {@code idmint registry init}. */
     void createSchema() throws RegistryException {
-        try (Connection c = connect()) {
-            ensureSchema(c);
+        try (Connection c = pool.connect()) {
+            // connecting creates the tables
         } catch (SQLException e) {
             throw failure("create the schema", e);
         }
@@ -168,32 +111,6 @@ final class JdbcRegistry implements WorkerRegistry {
         pool.close();
     }
 
-    private void ensureSchema(Connection c) throws SQLException {
-        if (schemaReady) {
-            return;
-        }
-        // PostgreSQL can fail one of two racing CREATE TABLE IF NOT EXISTS with a unique
-        // violation in its catalog; the next attempt finds the table.
-        for (int attempt = 1;; attempt++) {
-            try (Statement s = c.createStatement()) {
-                s.setQueryTimeout(queryTimeoutSeconds);
-                for (String ddl : config.dialect().schemaStatements()) {
-                    s.execute(ddl);
-                }
-                schemaReady = true;
-                return;
-            } catch (SQLException e) {
-                if (attempt >= 3 || isConnectionFailure(e)) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    private Connection connect() throws SQLException {
-        return pool.getConnection();
-    }
-
     private RegistryException leaseLost(Claim claim) {
         return new RegistryException(Kind.LEASE_LOST, "worker " + claim.workerId()
                 + " of datacenter " + claim.datacenterId() + " in namespace " + claim.namespace()
@@ -202,16 +119,6 @@ final class JdbcRegistry implements WorkerRegistry {
     }
 
     private RegistryException failure(String what, SQLException e) {
-        String why = e instanceof SQLTimeoutException ? "timed out"
-                : e instanceof SQLTransientConnectionException ? "no connection within "
-                        + config.timeout().toMillis() + " ms"
-                : "failed";
-        return new RegistryException(Kind.UNAVAILABLE, "jdbc registry " + config.display() + ": "
-                + what + " " + why + ": " + e.getMessage()
-                + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState() + "]"), e);
-    }
-
-    private static boolean isConnectionFailure(SQLException e) {
-        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+        return pool.unavailable(what, e);
     }
 }

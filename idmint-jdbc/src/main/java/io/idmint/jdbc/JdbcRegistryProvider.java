@@ -12,9 +12,13 @@ public final class JdbcRegistryProvider implements WorkerRegistryProvider {
         return "jdbc";
     }
 
-    /** The data directory is not used: all state lives in the database. */
+    /**
+     * All state lives in the database; the data directory only anchors an implicitly relative
+     * H2 path ({@code jdbc:h2:file:registry} is {@code <dataDir>/registry.mv.db}).
+     */
     @Override
     public WorkerRegistry open(String uri, Path dataDir) {
-        return JdbcRegistries.open(uri);
+        return new JdbcRegistry(JdbcConfig.parse(JdbcConfig.Use.REGISTRY, uri, System.getenv(),
+                dataDir));
     }
 }

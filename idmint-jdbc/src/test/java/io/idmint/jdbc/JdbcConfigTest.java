@@ -3,6 +3,8 @@ package io.idmint.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idmint.jdbc.JdbcConfig.Use;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,10 +83,85 @@ class JdbcConfigTest {
     @Test
     void schemaScripts_shipForEveryDialect() {
         for (Dialect d : Dialect.values()) {
-            assertThat(d.schemaStatements()).hasSize(3)
+            assertThat(d.schemaStatements(Use.REGISTRY)).hasSize(3)
                     .allSatisfy(s -> assertThat(s).startsWith("CREATE TABLE IF NOT EXISTS"));
+            assertThat(d.schemaStatements(Use.SEGMENTS)).singleElement()
+                    .satisfies(s -> assertThat(s).startsWith("CREATE TABLE IF NOT EXISTS "
+                            + "idmint_segment"));
         }
         assertThat(JdbcRegistries.schemaScript("jdbc:postgresql://db/ids"))
-                .contains("idmint_worker");
+                .contains("idmint_worker").doesNotContain("idmint_segment");
+        assertThat(JdbcRangeStores.schemaScript("jdbc:h2:file:segments"))
+                .contains("idmint_segment").doesNotContain("idmint_worker");
+        assertThatThrownBy(() -> JdbcRangeStores.schemaScript("jdbc:sqlite:x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jdbc:sqlite:x");
+    }
+
+    @Test
+    void parse_h2ImplicitlyRelativePath_isResolvedUnderTheDataDirectory() {
+        Path dir = Path.of("/var/lib/idmint");
+        assertThat(JdbcRangeStores.config(JdbcRangeStores.DEFAULT_URL, Map.of(), dir).driverUrl())
+                .isEqualTo("jdbc:h2:file:/var/lib/idmint/segments;WRITE_DELAY=0");
+        assertThat(JdbcRangeStores.config("jdbc:h2:sub/ids;idmint.timeout=3s;MODE=MySQL",
+                Map.of(), dir).driverUrl())
+                .isEqualTo("jdbc:h2:/var/lib/idmint/sub/ids;MODE=MySQL;WRITE_DELAY=0");
+        assertThat(JdbcConfig.parse(Use.REGISTRY, "jdbc:h2:file:registry", Map.of(), dir)
+                .display()).isEqualTo("jdbc:h2:file:/var/lib/idmint/registry");
+    }
+
+    @Test
+    void parse_h2ExplicitPathsAndOtherKinds_keepH2sMeaning() {
+        Path dir = Path.of("/var/lib/idmint");
+        for (String url : new String[] {"jdbc:h2:./ids", "jdbc:h2:file:/abs/ids",
+            "jdbc:h2:~/ids", "jdbc:h2:../up/ids"}) {
+            assertThat(JdbcRangeStores.config(url, Map.of(), dir).driverUrl())
+                    .isEqualTo(url + ";WRITE_DELAY=0");
+        }
+        // In memory or on an H2 server: no local file whose writes need forcing.
+        for (String url : new String[] {"jdbc:h2:mem:x", "jdbc:h2:tcp://db:9092/ids"}) {
+            assertThat(JdbcRangeStores.config(url, Map.of(), dir).driverUrl()).isEqualTo(url);
+        }
+        assertThat(JdbcRangeStores.config("jdbc:h2:./ids;write_delay=0", Map.of(), dir)
+                .driverUrl()).isEqualTo("jdbc:h2:./ids;write_delay=0");
+    }
+
+    @Test
+    void parse_namespace_forSegmentStoresOnly() {
+        assertThat(JdbcRangeStores.config("jdbc:postgresql://db/ids", Map.of(), null).namespace())
+                .isEqualTo("default");
+        JdbcConfig c = JdbcRangeStores.config("jdbc:postgresql://db/ids?idmint.namespace=shop-1"
+                + "&user=u", Map.of(), null);
+        assertThat(c.namespace()).isEqualTo("shop-1");
+        assertThat(c.driverUrl()).isEqualTo("jdbc:postgresql://db/ids?user=u");
+        assertThat(JdbcConfig.parse("jdbc:postgresql://db/ids", Map.of()).namespace()).isNull();
+        assertThatThrownBy(() -> JdbcConfig.parse("jdbc:postgresql://db/ids?idmint.namespace=x",
+                Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jdbc registry").hasMessageContaining("idmint.namespace");
+    }
+
+    @Test
+    void parse_segmentStoreBadInput_namesThePart() {
+        assertThatThrownBy(() -> JdbcRangeStores.config("jdbc:h2:mem:x;idmint.namespace=a/b",
+                Map.of(), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jdbc segment store").hasMessageContaining("'a/b'");
+        assertThatThrownBy(() -> JdbcRangeStores.config("jdbc:h2:file:segments", Map.of(), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'segments'").hasMessageContaining("data directory");
+        assertThatThrownBy(() -> JdbcRangeStores.config("jdbc:h2:./s;WRITE_DELAY=500", Map.of(),
+                null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("WRITE_DELAY=500");
+        assertThatThrownBy(() -> JdbcRangeStores.config("jdbc:h2:file:", Map.of(), Path.of("d")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("names no database");
+        assertThatThrownBy(() -> JdbcRangeStores.config("jdbc:mysql://db/ids?idmint.tag=x",
+                Map.of(), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'idmint.tag'").hasMessageContaining("idmint.namespace");
+        assertThatThrownBy(() -> JdbcRangeStores.open("redis://db/ns", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unsupported database");
     }
 }

@@ -1,0 +1,160 @@
+package io.idmint.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One client's small HikariCP pool, shared by the registry and the segment store: bounded
+ * waits, statements bounded by the query timeout, the schema created on first use, and SQL
+ * failures turned into {@link Kind#UNAVAILABLE} with messages that never show credentials.
+ */
+final class JdbcPool implements AutoCloseable {
+
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    private final JdbcConfig config;
+    private final HikariDataSource pool;
+    private final int queryTimeoutSeconds;
+    private volatile boolean schemaReady;
+
+    /** Opening never connects: a database that is down now fails the first call instead. */
+    JdbcPool(JdbcConfig config) {
+        this.config = config;
+        this.queryTimeoutSeconds = (int) Math.max(1, (config.timeout().toMillis() + 999) / 1000);
+        this.pool = new HikariDataSource(poolConfig(config, queryTimeoutSeconds));
+    }
+
+    private static HikariConfig poolConfig(JdbcConfig config, int queryTimeoutSeconds) {
+        HikariConfig h = new HikariConfig();
+        h.setPoolName("idmint-jdbc-" + POOLS.incrementAndGet());
+        h.setJdbcUrl(config.driverUrl());
+        if (config.user() != null) {
+            h.setUsername(config.user());
+        }
+        if (config.password() != null) {
+            h.setPassword(config.password());
+        }
+        long timeout = config.timeout().toMillis();
+        h.setMaximumPoolSize(config.poolSize());
+        h.setMinimumIdle(0);
+        h.setConnectionTimeout(timeout);
+        h.setValidationTimeout(Math.max(250, timeout / 2));
+        // Opening never fails: a store that is down now leaves the node ACQUIRING, not dead.
+        h.setInitializationFailTimeout(-1);
+        h.setAutoCommit(true);
+        h.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        // A silent network must not hang a keepalive: the socket timeout backs up the query
+        // timeout (which needs the server's help to cancel).
+        int socketSeconds = queryTimeoutSeconds + 2;
+        switch (config.dialect()) {
+            case POSTGRESQL:
+                setDefault(h, config, "connectTimeout", String.valueOf(queryTimeoutSeconds));
+                setDefault(h, config, "socketTimeout", String.valueOf(socketSeconds));
+                break;
+            case MYSQL:
+                setDefault(h, config, "connectTimeout", String.valueOf(timeout));
+                setDefault(h, config, "socketTimeout", String.valueOf(socketSeconds * 1000L));
+                break;
+            default:
+                break;
+        }
+        return h;
+    }
+
+    private static void setDefault(HikariConfig h, JdbcConfig config, String key, String value) {
+        if (!config.urlSets(key)) {
+            h.addDataSourceProperty(key, value);
+        }
+    }
+
+    JdbcConfig config() {
+        return config;
+    }
+
+    int queryTimeoutSeconds() {
+        return queryTimeoutSeconds;
+    }
+
+    /** A connection from the pool, waiting at most the timeout; the schema exists on it. */
+    Connection connect() throws SQLException {
+        Connection c = pool.getConnection();
+        try {
+            ensureSchema(c);
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /** A statement bounded by the query timeout, so a stuck database cannot hang a caller. */
+    PreparedStatement prepare(Connection c, String statement) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(statement);
+        ps.setQueryTimeout(queryTimeoutSeconds);
+        return ps;
+    }
+
+    /** Creates this use's tables unless they exist ({@code CREATE TABLE IF NOT EXISTS}). */
+    private void ensureSchema(Connection c) throws SQLException {
+        if (schemaReady) {
+            return;
+        }
+        // PostgreSQL can fail one of two racing CREATE TABLE IF NOT EXISTS with a unique
+        // violation in its catalog; the next attempt finds the table.
+        for (int attempt = 1;; attempt++) {
+            try (Statement s = c.createStatement()) {
+                s.setQueryTimeout(queryTimeoutSeconds);
+                for (String ddl : config.dialect().schemaStatements(config.use())) {
+                    s.execute(ddl);
+                }
+                schemaReady = true;
+                return;
+            } catch (SQLException e) {
+                if (attempt >= 3 || isConnectionFailure(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** {@code what} failed: the database did not answer in time, or refused. */
+    RegistryException unavailable(String what, SQLException e) {
+        String why = e instanceof SQLTimeoutException ? "timed out"
+                : e instanceof SQLTransientConnectionException ? "no connection within "
+                        + config.timeout().toMillis() + " ms"
+                : "failed";
+        return new RegistryException(Kind.UNAVAILABLE, config.use().label() + " "
+                + config.display() + ": " + what + " " + why + ": " + describe(e), e);
+    }
+
+    /** The driver's message and SQLState, for error messages. */
+    static String describe(SQLException e) {
+        return e.getMessage() + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState()
+                + "]");
+    }
+
+    /** A unique-key violation: the row exists already. */
+    static boolean isDuplicateKey(SQLException e) {
+        // PostgreSQL and H2: 23505; MySQL and MariaDB: 23000 with error 1062 (ER_DUP_ENTRY).
+        return "23505".equals(e.getSQLState())
+                || "23000".equals(e.getSQLState()) && e.getErrorCode() == 1062;
+    }
+
+    private static boolean isConnectionFailure(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}

@@ -1,0 +1,202 @@
+package io.idmint.jdbc;
+
+import io.idmint.spi.Range;
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.TagInfo;
+import io.idmint.spi.UnknownTagException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Segment ranges from the table {@code idmint_segment}: one row per (namespace, tag) holding the
+ * first value of the tag's next allocation and the step it was created with. An allocation is one transaction: {@code UPDATE …
+ * SET next_id = next_id + size} (the row lock orders racing clients), then the new value read
+ * back, then commit. A commit whose answer is lost leaves the outcome unknown: the values count
+ * as taken and are never handed out.
+ */
+final class JdbcRangeStore implements RangeStore {
+
+    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final String KEY = "namespace = ? AND tag = ?";
+
+    /** Bound 1: size, 2: namespace, 3: tag, 4: the highest next_id that does not overflow. */
+    private static final String INCREMENT = "UPDATE idmint_segment SET next_id = next_id + ?"
+            + " WHERE " + KEY + " AND next_id <= ?";
+    private static final String READ = "SELECT next_id, step FROM idmint_segment WHERE " + KEY;
+    private static final String INSERT =
+            "INSERT INTO idmint_segment (namespace, tag, next_id, step) VALUES (?, ?, ?, ?)";
+    private static final String LIST =
+            "SELECT tag, next_id, step FROM idmint_segment WHERE namespace = ?";
+
+    private final JdbcPool pool;
+    private final String namespace;
+    private final String where;
+
+    JdbcRangeStore(JdbcConfig config) {
+        this.pool = new JdbcPool(config);
+        this.namespace = config.namespace();
+        this.where = config.use().label() + " " + config.display() + " (namespace '" + namespace
+                + "')";
+    }
+
+    @Override
+    public Range allocate(String tag, long size) throws RegistryException {
+        requireTag(tag);
+        if (size < 0) {
+            throw new IllegalArgumentException("range size must not be negative, got " + size);
+        }
+        String what = "allocate " + (size == TAG_STEP ? "a step" : size) + " of tag '" + tag
+                + "'";
+        try (Connection c = pool.connect()) {
+            c.setAutoCommit(false);
+            Range taken;
+            try {
+                taken = increment(c, tag, size);
+            } catch (SQLException | RegistryException | RuntimeException e) {
+                rollback(c, e);
+                throw e;
+            }
+            try {
+                c.commit();
+            } catch (SQLException e) {
+                throw new RegistryException(Kind.UNAVAILABLE, where + ": " + what + ": the commit "
+                        + "failed and its outcome is unknown; values [" + taken.start() + ", "
+                        + taken.end() + ") may be taken and are never handed out: "
+                        + JdbcPool.describe(e), e);
+            }
+            return taken;
+        } catch (SQLException e) {
+            throw pool.unavailable(what, e);
+        }
+    }
+
+    /**
+     * The UPDATE and the read-back, in the caller's transaction. {@link #TAG_STEP} first reads
+     * the tag's step (fixed at creation, so no race).
+     */
+    private Range increment(Connection c, String tag, long size)
+            throws SQLException, RegistryException {
+        long n = size;
+        if (size == TAG_STEP) {
+            n = read(c, tag)[1];
+            if (n < 1 || n > MAX_STEP) {
+                throw new RegistryException(Kind.CORRUPT, where + ": tag '" + tag + "' has step "
+                        + n + ", not between 1 and 2^40: the table was changed by hand");
+            }
+        }
+        try (PreparedStatement ps = pool.prepare(c, INCREMENT)) {
+            ps.setLong(1, n);
+            ps.setString(2, namespace);
+            ps.setString(3, tag);
+            ps.setLong(4, Long.MAX_VALUE - n);
+            if (ps.executeUpdate() != 1) {
+                // No row matched: the tag is missing, or the sum would pass Long.MAX_VALUE.
+                throw new RegistryException(Kind.CORRUPT, where + ": tag '" + tag + "' would "
+                        + "overflow: next value " + read(c, tag)[0] + " plus " + n + " is past "
+                        + Long.MAX_VALUE);
+            }
+        }
+        long end = read(c, tag)[0];
+        if (end < n) {
+            throw new RegistryException(Kind.CORRUPT, where + ": tag '" + tag + "' held next_id "
+                    + (end - n) + ", below 0: the table was changed by hand");
+        }
+        return new Range(end - n, end);
+    }
+
+    /** The tag's next_id and step. */
+    private long[] read(Connection c, String tag) throws SQLException {
+        try (PreparedStatement ps = pool.prepare(c, READ)) {
+            ps.setString(1, namespace);
+            ps.setString(2, tag);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new UnknownTagException(tag, "segment tag '" + tag + "' does not exist "
+                            + "in " + where);
+                }
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
+        }
+    }
+
+    /** Rolls back explicitly; a failing rollback is kept with the first failure. */
+    private static void rollback(Connection c, Exception cause) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    @Override
+    public void create(String tag, long start, long step) throws RegistryException {
+        requireTag(tag);
+        if (start < 0) {
+            throw new IllegalArgumentException("segment start must be >= 0, got " + start);
+        }
+        if (step < 1 || step > MAX_STEP) {
+            throw new IllegalArgumentException("segment step must be between 1 and 2^40, got "
+                    + step);
+        }
+        try (Connection c = pool.connect(); PreparedStatement ps = pool.prepare(c, INSERT)) {
+            ps.setString(1, namespace);
+            ps.setString(2, tag);
+            ps.setLong(3, start);
+            ps.setLong(4, step);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            if (JdbcPool.isDuplicateKey(e)) {
+                throw new RegistryException(Kind.CONFLICT, "segment tag '" + tag + "' exists "
+                        + "already in " + where, e);
+            }
+            throw pool.unavailable("create tag '" + tag + "'", e);
+        }
+    }
+
+    @Override
+    public List<TagInfo> tags() throws RegistryException {
+        List<TagInfo> out = new ArrayList<>();
+        try (Connection c = pool.connect(); PreparedStatement ps = pool.prepare(c, LIST)) {
+            ps.setString(1, namespace);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new TagInfo(rs.getString(1), rs.getLong(2), rs.getLong(3)));
+                }
+            }
+        } catch (SQLException e) {
+            throw pool.unavailable("list the tags", e);
+        }
+        // In Java, not ORDER BY: the database's collation need not sort like String does.
+        out.sort(Comparator.comparing(TagInfo::tag));
+        return out;
+    }
+
+    /** Creates the table unless it exists. Idempotent. */
+    void createSchema() throws RegistryException {
+        try (Connection c = pool.connect()) {
+            // connecting creates the table
+        } catch (SQLException e) {
+            throw pool.unavailable("create the schema", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    private static void requireTag(String tag) {
+        if (tag == null || !TAG.matcher(tag).matches()) {
+            throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to 64 of "
+                    + "A-Z a-z 0-9 . _ -");
+        }
+    }
+}

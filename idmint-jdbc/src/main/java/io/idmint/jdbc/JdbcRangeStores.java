@@ -1,0 +1,68 @@
+package io.idmint.jdbc;
+
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RegistryException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Segment range stores in an SQL database (PostgreSQL, MySQL, MariaDB, H2), for code that names
+ * the backend directly; {@code RangeStores.open("jdbc:…", dataDir)} finds the same through
+ * {@link java.util.ServiceLoader}.
+ *
+ * <p>The URL is the JDBC URL, with the registry's options and credentials
+ * ({@link JdbcRegistries}) plus {@code idmint.namespace} (default {@code default}): stores of
+ * different namespaces share the table but not their tags. An H2 file path that is neither
+ * absolute nor {@code ./…} nor {@code ~/…} lives under the node's data directory:
+ * {@link #DEFAULT_URL} is the file {@code <dataDir>/segments.mv.db}.
+ */
+public final class JdbcRangeStores {
+
+    /**
+     * The default segment store of a node: an embedded H2 file under its data directory. One
+     * process at a time opens it (H2 locks the file); the others' calls are UNAVAILABLE.
+     */
+    public static final String DEFAULT_URL = "jdbc:h2:file:segments";
+
+    private JdbcRangeStores() {
+    }
+
+    /**
+     * Opens a store client with its own small connection pool. It does not connect yet: a
+     * database that is down now makes the first call fail with {@code UNAVAILABLE}, and the
+     * table is created on first use.
+     *
+     * @param dataDir the node's data directory, for a relative H2 path; may be null otherwise
+     * @throws IllegalArgumentException naming the bad part of the URL
+     */
+    public static RangeStore open(String url, Path dataDir) {
+        return new JdbcRangeStore(config(url, System.getenv(), dataDir));
+    }
+
+    /**
+     * Creates the store's table unless it exists; safe to run again and while nodes run.
+     *
+     * @throws IllegalArgumentException naming the bad part of the URL
+     * @throws RegistryException {@code UNAVAILABLE} when the database cannot be reached or
+     *     refuses the statement
+     */
+    public static void initSchema(String url, Path dataDir) throws RegistryException {
+        try (JdbcRangeStore s = new JdbcRangeStore(config(url, System.getenv(), dataDir))) {
+            s.createSchema();
+        }
+    }
+
+    /**
+     * The table's DDL for the URL's database, for operators who create it themselves.
+     *
+     * @throws IllegalArgumentException when the URL names no supported database
+     */
+    public static String schemaScript(String url) {
+        JdbcConfig.Use use = JdbcConfig.Use.SEGMENTS;
+        return JdbcConfig.dialectOf(use, url).schemaScript(use);
+    }
+
+    static JdbcConfig config(String url, Map<String, String> env, Path dataDir) {
+        return JdbcConfig.parse(JdbcConfig.Use.SEGMENTS, url, env, dataDir);
+    }
+}
