@@ -145,7 +145,8 @@ final class Config {
     static final Key<String> AUTH_TOKEN = key("auth.token", null, "TOKEN",
             "bearer token every API call must carry; none: no authentication", Config::text);
     static final Key<String> AUTH_ADMIN_TOKEN = key("auth.admin-token", null, "TOKEN",
-            "bearer token for admin calls (decode); it also passes API calls", Config::text);
+            "bearer token for admin calls (decode, segment tags); it also passes API calls",
+            Config::text);
     static final Key<Long> RATE_LIMIT = key("rate-limit", "0", "IDS",
             "IDs per second per client (its token, else its address); 0: no limit",
             Config::nonNegativeLong);
@@ -171,8 +172,9 @@ final class Config {
             "worker of 128-bit flakes: 0 to 2^48-1 or a MAC address (aa:bb:cc:dd:ee:ff), "
                     + "unique per process", Config::flakeWorker);
 
-    static final Key<String> SEGMENT_STORE = key("segment.store", "jdbc:h2:file:segments",
-            "URI", "segment range store: jdbc:…, redis://…, etcd://…, zk://…; the default is an "
+    static final Key<String> SEGMENT_STORE = key("segment.store",
+            io.idmint.jdbc.JdbcRangeStores.DEFAULT_URL, "URI",
+            "segment range store: jdbc:…, redis://…, etcd://…, zk://…; the default is an "
                     + "embedded H2 database under data-dir", Config::text);
     static final Key<Long> SEGMENT_STEP = key("segment.step", "1000", "N",
             "the step of segment tags created without one (create --step, auto-create)",

@@ -7,7 +7,6 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The configured range store, opened again on use for as long as it cannot be opened: a segment
@@ -31,16 +30,16 @@ final class LazyRangeStore implements RangeStore {
 
     /**
      * Opens the store at {@code uri}, or, when that fails for any reason but a bad URI, returns a
-     * store that tries again on each use and tells {@code warn} why.
+     * store that tries again on each use (whose calls fail with UNAVAILABLE until then).
      *
      * @throws IllegalArgumentException when the URI is malformed or names no known backend
      */
-    static RangeStore open(String uri, Path dataDir, Consumer<String> warn) {
+    static RangeStore open(String uri, Path dataDir) {
         LazyRangeStore s = new LazyRangeStore(uri, dataDir);
         try {
             s.store();
         } catch (RegistryException e) {
-            warn.accept(e.getMessage() + "; segment calls answer 503 until it opens");
+            // opened again on use; its calls say why it cannot be opened
         }
         return s;
     }

@@ -45,8 +45,8 @@ final class SegmentCommand implements Runnable {
 
     /** Opens the configured store; one that cannot be opened fails on first use, exit 1. */
     static RangeStore open(Config config) {
-        return LazyRangeStore.open(config.get(Config.SEGMENT_STORE), config.get(Config.DATA_DIR),
-                warning -> { });
+        return LazyRangeStore.open(config.get(Config.SEGMENT_STORE),
+                config.get(Config.DATA_DIR));
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true, sortOptions = false,

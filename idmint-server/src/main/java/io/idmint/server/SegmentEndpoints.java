@@ -111,10 +111,14 @@ final class SegmentEndpoints {
     private static JsonObject createRequest(Buffer body) {
         JsonObject o;
         try {
-            o = new JsonObject(body);
+            o = body.length() == 0 ? null : new JsonObject(body);
         } catch (DecodeException | ClassCastException e) {
             throw new IllegalArgumentException("the body must be a JSON object such as "
                     + CREATE_EXAMPLE + ": " + e.getMessage(), e);
+        }
+        if (o == null || o.getMap() == null) {
+            throw new IllegalArgumentException("the body must be a JSON object such as "
+                    + CREATE_EXAMPLE + ", got '" + body + "'");
         }
         for (String name : o.fieldNames()) {
             if (!CREATE_FIELDS.contains(name)) {

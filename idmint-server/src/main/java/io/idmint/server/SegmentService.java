@@ -66,14 +66,17 @@ final class SegmentService implements AutoCloseable {
     }
 
     /**
-     * Opens the configured store and builds the generator on it. A store that cannot be opened
-     * now is opened again on use (see {@link LazyRangeStore}), after a warning.
+     * Opens the configured store, builds the generator on it, and asks the store for its tags
+     * once, so that the first segment call finds it connected (and its table created) rather
+     * than spend its fetch timeout on that. A store that does not answer does not stop this: it
+     * gets a warning, and segment calls answer 503 until it answers (see {@link LazyRangeStore}).
      *
      * @throws IllegalArgumentException naming a bad setting (store URI, steps, durations)
      */
     static SegmentService open(Config config, Consumer<String> warn) {
         RangeStore store = LazyRangeStore.open(config.get(Config.SEGMENT_STORE),
-                config.get(Config.DATA_DIR), warn);
+                config.get(Config.DATA_DIR));
+        SegmentGenerator ids;
         try {
             Segments builder = Segments.newBuilder().store(store)
                     .step(config.get(Config.SEGMENT_STEP))
@@ -87,12 +90,23 @@ final class SegmentService implements AutoCloseable {
             if (config.get(Config.SEGMENT_MAX_STEP) != null) {
                 builder.maxStep(config.get(Config.SEGMENT_MAX_STEP));
             }
-            return new SegmentService(store, builder.build(), config.get(Config.MAX_COUNT),
-                    config.get(Config.SEGMENT_STEP));
+            ids = builder.build();
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
+        SegmentService service = new SegmentService(store, ids, config.get(Config.MAX_COUNT),
+                config.get(Config.SEGMENT_STEP));
+        try {
+            store.tags();
+        } catch (RegistryException e) {
+            warn.accept("the segment store does not answer yet (" + e.getMessage()
+                    + "); segment calls answer 503 until it does");
+        } catch (RuntimeException e) {
+            service.close();
+            throw e;
+        }
+        return service;
     }
 
     /** The largest count one call may ask for. */

@@ -183,8 +183,22 @@ final class IdmintProcesses implements AutoCloseable {
      */
     Node serve(String name, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
+        return serve(name, dataDir(name), env, args);
+    }
+
+    /** The data directory {@link #serve(String, Map, String...)} gives the node {@code name}. */
+    Path dataDir(String name) {
+        return dir.resolve("data-" + name);
+    }
+
+    /**
+     * As {@link #serve(String, Map, String...)}, on the data directory {@code data}: a restart
+     * of a node on the directory it had.
+     */
+    Node serve(String name, Path data, Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
         List<String> all = new ArrayList<>(List.of("serve", "--http-port", "0", "--grpc-port",
-                "0", "--bind", "127.0.0.1", "--data-dir", dir.resolve("data-" + name).toString()));
+                "0", "--bind", "127.0.0.1", "--data-dir", data.toString()));
         all.addAll(Arrays.asList(args));
         Path stderr = dir.resolve(name + ".err");
         Process p = builder(env, all).redirectError(stderr.toFile()).start();

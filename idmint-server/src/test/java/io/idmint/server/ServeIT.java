@@ -150,6 +150,37 @@ class ServeIT {
     }
 
     @Test
+    void badSegmentSettings_exit2NamingKeyAndValue() {
+        String[][] cases = {
+            {"--segment-step", "0", "segment.step '0' (from flag --segment-step) is not valid: "
+                + "expected a whole number from 1 to 1099511627776 (2^40)"},
+            {"--segment-max-step", "x", "segment.max-step 'x'"},
+            {"--segment-target-duration", "0s", "segment.target-duration '0s' (from flag "
+                + "--segment-target-duration) is not valid: expected a duration above zero"},
+            {"--segment-fetch-timeout", "2m", "segment.fetch-timeout must be at most 1m, got "
+                + "PT2M"},
+            {"--segment-auto-create", "maybe", "segment.auto-create 'maybe'"},
+            {"--segment-store", "nope://x", "segment store 'nope://x': no backend for scheme "
+                + "'nope'"},
+            {"--segment-min-step", "5000", "segment.step (1000) must be between "
+                + "segment.min-step (5000) and segment.max-step (1000000)"},
+        };
+        for (String[] c : cases) {
+            Cli.Result r = Cli.run("serve", c[0], c[1], "--http-port", "0", "--grpc-port", "0",
+                    "--bind", "127.0.0.1", "--data-dir", tmp.toString());
+
+            assertThat(r.exitCode()).as(c[0] + " " + c[1] + ": " + r.err())
+                    .isEqualTo(Main.USAGE);
+            assertThat(r.err()).as(c[0]).contains(c[2]);
+        }
+        Cli.Result env = Cli.run(Map.of("IDMINT_SEGMENT_STEP", "ten"), "serve", "--data-dir",
+                tmp.toString());
+        assertThat(env.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(env.err()).contains("segment.step 'ten' (from environment variable "
+                + "IDMINT_SEGMENT_STEP)");
+    }
+
+    @Test
     void portTaken_exits1_andReleasesTheWorker() throws IOException {
         String data = tmp.resolve("data").toString();
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -172,7 +203,9 @@ class ServeIT {
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("--http-port", "--grpc-port", "--bind", "--max-count",
                 "--auth-token", "--auth-admin-token", "--rate-limit", "--shutdown-grace",
-                "--registry", "--datacenter", "--layout", "--data-dir", "--config");
+                "--registry", "--datacenter", "--layout", "--data-dir", "--config",
+                "--segment-store", "--segment-step", "--segment-min-step", "--segment-max-step",
+                "--segment-target-duration", "--segment-fetch-timeout", "--segment-auto-create");
     }
 
     // ---------------------------------------------------------------- helpers

@@ -59,6 +59,9 @@ class StatusPageIT {
         }
         long id = Long.parseLong((String) http.get("/v1/id").json().get("id"));
         IdParts p = Layout.SNOWFLAKE.decode(id);
+        assertThat(SegmentHttpIT.create(http, "{\"tag\":\"paged\",\"step\":500}").status())
+                .isEqualTo(201);
+        assertThat(SegmentHttpIT.ids(http.get("/api/v1/segments/paged/ids?count=7"))).hasSize(7);
 
         String dom = dumpDom("/?decode=" + IdCodec.BASE32.format(id));
 
@@ -79,6 +82,11 @@ class StatusPageIT {
         assertThat(dom).containsPattern("id=\"clock-offset\">-?\\d+ ms<");
         assertThat(dom).containsPattern("id=\"rate\">[0-9,]+<");
         assertThat(dom).containsPattern("id=\"issued\">[0-9,]+<");
+        // tag, served, step, left in range, next range, ranges, fetch failures
+        assertThat(dom).contains("<tr><td>paged</td><td>7</td><td>500</td><td>493</td>"
+                + "<td>not yet</td><td>1</td><td>0</td></tr>");
+        assertThat(dom).contains("<table id=\"segments-table\">")
+                .contains("<p class=\"detail\" id=\"segments-none\" hidden=\"\">");
     }
 
     @Test

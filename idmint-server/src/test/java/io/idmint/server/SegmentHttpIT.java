@@ -1,0 +1,377 @@
+package io.idmint.server;
+
+import static io.idmint.server.HttpApiIT.assertProblem;
+import static io.idmint.server.HttpApiIT.sample;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idmint.IdParts;
+import io.idmint.Layout;
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Segments over HTTP on real in-process servers, as {@code serve} starts them, on the default
+ * store (an H2 file under the data directory): the API, Leaf's API, the admin calls, every error
+ * SPEC lists with its status, auto-creation, tokens, metrics, and a store that is down from the
+ * start (the snowflake API serves on).
+ */
+class SegmentHttpIT {
+
+    private static final int MAX = 10_000;
+    private static final String BAD_PARAMETER = "urn:idmint:problem:bad-parameter";
+    private static final String JSON = "application/json";
+
+    @TempDir
+    static Path data;
+
+    private static Server server;
+    private static Server autoCreating;
+    private static Server secured;
+    private static Server storeDown;
+    private static Http http;
+    private static final List<String> WARNINGS = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        server = TestServers.start(data.resolve("a"));
+        // The first call creates the table and the tag within the fetch timeout: on a busy
+        // machine a fresh H2 file can take more than the default second for that.
+        autoCreating = TestServers.start(data.resolve("b"), "segment.auto-create=true",
+                "segment.step=10", "segment.fetch-timeout=10s");
+        secured = TestServers.start(data.resolve("c"), "auth.token=api",
+                "auth.admin-token=admin");
+        // Nothing listens on port 1: every call to the store fails at once.
+        storeDown = Server.start(TestServers.config(data.resolve("d"),
+                "segment.store=jdbc:postgresql://127.0.0.1:1/x?idmint.timeout=250ms",
+                "segment.fetch-timeout=300ms"), WARNINGS::add);
+        http = new Http(server.httpPort());
+    }
+
+    @AfterAll
+    static void stop() {
+        for (Server s : new Server[] {server, autoCreating, secured, storeDown}) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- happy paths
+
+    @Test
+    void create_thenIds_countDefaultsToOne_andIdsAreDenseIncreasingStrings() {
+        Http.Response created = create(http, "{\"tag\":\"order\",\"start\":1001,\"step\":100}");
+
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(created.header("content-type")).isEqualTo(JSON);
+        assertThat(created.body()).isEqualTo("{\"tag\":\"order\",\"next\":\"1001\",\"step\":100}");
+
+        Http.Response three = http.get("/api/v1/segments/order/ids?count=3");
+        assertThat(three.status()).isEqualTo(200);
+        assertThat(three.header("content-type")).isEqualTo(JSON);
+        assertThat(three.header("cache-control")).isEqualTo("no-store");
+        assertThat(three.body()).isEqualTo("{\"tag\":\"order\",\"ids\":[\"1001\",\"1002\","
+                + "\"1003\"]}");
+        assertThat(http.get("/api/v1/segments/order/ids").body())
+                .isEqualTo("{\"tag\":\"order\",\"ids\":[\"1004\"]}");
+
+        List<Long> max = ids(http.get("/api/v1/segments/order/ids?count=" + MAX));
+        assertThat(max).hasSize(MAX).doesNotHaveDuplicates().isSorted();
+        assertThat(max.get(0)).isEqualTo(1005);
+        // Dense within a node while no range is skipped: ranges grow, but follow each other.
+        assertThat(max.get(MAX - 1)).isEqualTo(1005 + MAX - 1);
+    }
+
+    @Test
+    void create_defaults_startOneAndSegmentStep_andListShowsEveryTag() {
+        assertThat(create(http, "{\"tag\":\"list-a\"}").body())
+                .isEqualTo("{\"tag\":\"list-a\",\"next\":\"1\",\"step\":1000}");
+        assertThat(create(http, "{\"tag\":\"list-b\",\"start\":\"500\",\"step\":7}").status())
+                .isEqualTo(201);
+        http.get("/api/v1/segments/list-a/ids?count=5");
+
+        Http.Response list = http.get("/api/v1/segments");
+
+        assertThat(list.status()).isEqualTo(200);
+        assertThat(list.header("content-type")).isEqualTo(JSON);
+        assertThat(list.body()).startsWith("{\"segments\":[")
+                // list-a's first range (its step) is taken already
+                .contains("{\"tag\":\"list-a\",\"next\":\"1001\",\"step\":1000}")
+                .contains("{\"tag\":\"list-b\",\"next\":\"500\",\"step\":7}");
+        assertThat(http.send("HEAD", "/api/v1/segments").status()).isEqualTo(200);
+    }
+
+    @Test
+    void leafSegment_isOneIdAsPlainText_withoutNewline() {
+        create(http, "{\"tag\":\"leaf\",\"start\":42}");
+
+        Http.Response r = http.get("/api/segment/get/leaf");
+
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.header("content-type")).isEqualTo("text/plain;charset=UTF-8");
+        assertThat(r.body()).isEqualTo("42");
+        assertThat(http.get("/api/segment/get/leaf").body()).isEqualTo("43");
+        assertThat(ids(http.get("/api/v1/segments/leaf/ids")).get(0)).isEqualTo(44);
+    }
+
+    @Test
+    void leafSnowflake_isOneSnowflakeIdAsPlainText_theKeyIgnored() {
+        Http.Response a = http.get("/api/snowflake/get/anything");
+        Http.Response b = http.get("/api/snowflake/get/other");
+
+        assertThat(a.status()).isEqualTo(200);
+        assertThat(a.header("content-type")).isEqualTo("text/plain;charset=UTF-8");
+        assertThat(a.body()).matches("[1-9][0-9]{0,18}");
+        long first = Long.parseLong(a.body());
+        IdParts p = Layout.SNOWFLAKE.decode(first);
+        assertThat(p.workerId()).isZero();
+        assertThat(Long.parseLong(b.body())).isGreaterThan(first);
+    }
+
+    @Test
+    void tagsAreIndependent() {
+        create(http, "{\"tag\":\"ind-a\",\"start\":1}");
+        create(http, "{\"tag\":\"ind-b\",\"start\":1}");
+
+        assertThat(ids(http.get("/api/v1/segments/ind-a/ids?count=2"))).containsExactly(1L, 2L);
+        assertThat(ids(http.get("/api/v1/segments/ind-b/ids?count=2"))).containsExactly(1L, 2L);
+        assertThat(ids(http.get("/api/v1/segments/ind-a/ids"))).containsExactly(3L);
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    @Test
+    void unknownTag_is404_onBothApis() {
+        Map<String, Object> p = assertProblem(http.get("/api/v1/segments/nope/ids"), 404,
+                "segment tag 'nope' does not exist; create it first, or turn on "
+                        + "segment.auto-create");
+        assertThat(p.get("type")).isEqualTo("urn:idmint:problem:unknown-tag");
+        assertProblem(http.get("/api/segment/get/nope"), 404, "segment tag 'nope' does not exist");
+    }
+
+    @Test
+    void badTagName_is400NamingIt_onBothApis() {
+        Map<String, Object> p = assertProblem(http.get("/api/v1/segments/a%20b/ids"), 400,
+                "segment tag 'a b' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+        assertThat(p.get("type")).isEqualTo(BAD_PARAMETER);
+        assertProblem(http.get("/api/v1/segments//ids"), 400, "segment tag '' must be 1 to 64");
+        assertProblem(http.get("/api/v1/segments/" + "x".repeat(65) + "/ids"), 400,
+                "must be 1 to 64");
+        assertProblem(http.get("/api/segment/get/a%2Fb"), 400, "segment tag 'a/b' must be");
+    }
+
+    @Test
+    void badCount_is400NamingIt_andIssuesNothing() {
+        create(http, "{\"tag\":\"counted\",\"start\":1}");
+
+        assertProblem(http.get("/api/v1/segments/counted/ids?count=0"), 400,
+                "count must be from 1 to 10000, got 0");
+        assertProblem(http.get("/api/v1/segments/counted/ids?count=" + (MAX + 1)), 400,
+                "count must be from 1 to 10000, got 10001");
+        assertProblem(http.get("/api/v1/segments/counted/ids?count=-3"), 400,
+                "count must be from 1 to 10000, got -3");
+        assertProblem(http.get("/api/v1/segments/counted/ids?count=abc"), 400,
+                "count must be a whole number, got 'abc'");
+        assertProblem(http.get("/api/v1/segments/counted/ids?n=1"), 400,
+                "unknown query parameter 'n'; this endpoint takes only count");
+        assertProblem(http.get("/api/segment/get/counted?count=2"), 400,
+                "unknown query parameter 'count'; this endpoint takes no parameters");
+
+        assertThat(ids(http.get("/api/v1/segments/counted/ids"))).containsExactly(1L);
+    }
+
+    @Test
+    void createExisting_is409_andKeepsTheTag() {
+        create(http, "{\"tag\":\"twice\",\"start\":9}");
+
+        Map<String, Object> p = assertProblem(create(http, "{\"tag\":\"twice\"}"), 409,
+                "segment tag 'twice' exists already");
+
+        assertThat(p.get("type")).isEqualTo("urn:idmint:problem:tag-exists");
+        assertThat(ids(http.get("/api/v1/segments/twice/ids"))).containsExactly(9L);
+    }
+
+    @Test
+    void createBadBody_is400NamingTheProblem_andCreatesNothing() {
+        assertProblem(create(http, "not json"), 400, "the body must be a JSON object such as "
+                + "{\"tag\":\"order\",\"start\":1,\"step\":1000}");
+        assertProblem(create(http, ""), 400, "the body must be a JSON object");
+        assertProblem(create(http, "[1]"), 400, "the body must be a JSON object");
+        assertProblem(create(http, "null"), 400, "the body must be a JSON object");
+        assertProblem(create(http, "{}"), 400, "field tag must be a string, got none");
+        assertProblem(create(http, "{\"tag\":5}"), 400, "field tag must be a string, got 5");
+        assertProblem(create(http, "{\"tag\":\"bad tag\"}"), 400,
+                "segment tag 'bad tag' must be 1 to 64");
+        assertProblem(create(http, "{\"tag\":\"b1\",\"start\":-1}"), 400,
+                "start must be from 0 to 2305843009213693952 (2^61), got -1");
+        assertProblem(create(http, "{\"tag\":\"b2\",\"step\":0}"), 400,
+                "step must be from 1 to 1099511627776 (2^40), got 0");
+        assertProblem(create(http, "{\"tag\":\"b3\",\"step\":1.5}"), 400,
+                "field step must be a whole number, got 1.5");
+        assertProblem(create(http, "{\"tag\":\"b4\",\"start\":\"ten\"}"), 400,
+                "field start must be a whole number, got 'ten'");
+        assertProblem(create(http, "{\"tag\":\"b5\",\"size\":1}"), 400,
+                "unknown field 'size'; the fields are tag, start and step");
+        assertProblem(http.send("POST", "/api/v1/segments?x=1",
+                HttpRequest.BodyPublishers.ofString("{\"tag\":\"b6\"}")), 400,
+                "unknown query parameter 'x'");
+
+        assertThat(http.get("/api/v1/segments").body()).doesNotContain("\"b1\"", "\"b2\"",
+                "\"b3\"", "\"b4\"", "\"b5\"", "\"b6\"", "bad tag");
+    }
+
+    @Test
+    void wrongMethod_is405WithAllow() {
+        Http.Response post = http.send("POST", "/api/v1/segments/x/ids");
+        assertProblem(post, 405, "method POST is not allowed on /api/v1/segments/{tag}/ids");
+        assertThat(post.header("allow")).isEqualTo("GET");
+        Http.Response delete = http.send("DELETE", "/api/v1/segments");
+        assertProblem(delete, 405, "allowed: GET, HEAD, POST");
+        assertThat(delete.header("allow")).isEqualTo("GET, HEAD, POST");
+        assertThat(http.send("POST", "/api/segment/get/x").status()).isEqualTo(405);
+        assertThat(http.send("HEAD", "/api/snowflake/get/x").status()).isEqualTo(405);
+    }
+
+    // ---------------------------------------------------------------- configuration
+
+    @Test
+    void autoCreate_unknownTagIsCreatedAtOneWithSegmentStep() {
+        Http auto = new Http(autoCreating.httpPort());
+
+        assertThat(ids(auto.get("/api/v1/segments/fresh/ids?count=3")))
+                .containsExactly(1L, 2L, 3L);
+        assertThat(auto.get("/api/segment/get/fresh2").body()).isEqualTo("1");
+        // The store is past what was served; the next range may be fetched already.
+        assertThat(auto.get("/api/v1/segments").body()).containsPattern(
+                "\\{\"tag\":\"fresh\",\"next\":\"(11|31)\",\"step\":10}");
+        assertProblem(auto.get("/api/v1/segments/bad%20tag/ids"), 400, "must be 1 to 64");
+    }
+
+    @Test
+    void auth_adminCallsNeedTheAdminToken_idsTheApiToken() {
+        Http s = new Http(secured.httpPort());
+        String api = "Bearer api";
+        String admin = "Bearer admin";
+        HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.ofString("{\"tag\":\"sec\"}");
+
+        assertProblem(s.send("POST", "/api/v1/segments", body), 401, "needs an Authorization");
+        assertProblem(s.send("POST", "/api/v1/segments", body, "Authorization", api), 403,
+                "/api/v1/segments is an admin call");
+        assertProblem(s.get("/api/v1/segments", "Authorization", api), 403, "admin call");
+        assertThat(s.send("POST", "/api/v1/segments", body, "Authorization", admin).status())
+                .isEqualTo(201);
+        assertThat(s.get("/api/v1/segments", "Authorization", admin).body()).contains("\"sec\"");
+
+        assertProblem(s.get("/api/v1/segments/sec/ids"), 401, "needs an Authorization");
+        assertProblem(s.get("/api/segment/get/sec"), 401, "needs an Authorization");
+        assertProblem(s.get("/api/snowflake/get/k"), 401, "needs an Authorization");
+        assertThat(ids(s.get("/api/v1/segments/sec/ids", "Authorization", api)))
+                .containsExactly(1L);
+        assertThat(s.get("/api/segment/get/sec", "Authorization", api).body()).isEqualTo("2");
+        assertThat(s.get("/api/snowflake/get/k", "Authorization", api).status()).isEqualTo(200);
+        // The token is checked before the tag and the count.
+        assertProblem(s.get("/api/v1/segments/bad%20tag/ids?count=0"), 401, "Authorization");
+    }
+
+    @Test
+    void storeDownFromTheStart_segmentCallsAre503WithRetryAfter_snowflakeServesOn() {
+        Http down = new Http(storeDown.httpPort());
+        assertThat(WARNINGS).singleElement().asString().startsWith("the segment store does not "
+                + "answer yet (").endsWith("); segment calls answer 503 until it does");
+
+        Http.Response ids = down.get("/api/v1/segments/order/ids");
+        Map<String, Object> p = assertProblem(ids, 503, "segment tag 'order': both buffers are "
+                + "empty and no range came from the store within PT0.3S");
+        assertThat(p.get("type")).isEqualTo("urn:idmint:problem:not-ready");
+        assertThat(ids.header("retry-after")).isEqualTo("1");
+        Http.Response leaf = down.get("/api/segment/get/order");
+        assertProblem(leaf, 503, "both buffers are empty");
+        assertThat(leaf.header("retry-after")).isEqualTo("1");
+
+        Http.Response created = create(down, "{\"tag\":\"order\"}");
+        p = assertProblem(created, 503, "the segment store did not answer");
+        assertThat(p.get("type")).isEqualTo("urn:idmint:problem:store-unavailable");
+        assertThat(created.header("retry-after")).isEqualTo("1");
+        Http.Response list = down.get("/api/v1/segments");
+        assertProblem(list, 503, "the segment store did not answer");
+        assertThat(list.header("retry-after")).isEqualTo("1");
+
+        assertThat(down.get("/v1/id").status()).isEqualTo(200);
+        assertThat(down.get("/api/snowflake/get/x").status()).isEqualTo(200);
+        assertThat(down.get("/health/ready").status()).isEqualTo(200);
+    }
+
+    // ---------------------------------------------------------------- operations
+
+    @Test
+    void metricsAndStatus_showEachTag() {
+        create(http, "{\"tag\":\"metered\",\"start\":1,\"step\":200}");
+        for (int i = 0; i < 3; i++) {
+            http.get("/api/v1/segments/metered/ids?count=100");
+        }
+        http.get("/api/v1/segments/metered/ids?count=0");
+
+        String text = http.get("/metrics").body();
+
+        assertThat(sample(text, "idmint_segment_ids_served_total{tag=\"metered\"}"))
+                .isEqualTo(300);
+        // 300 IDs from ranges of 200: the second range is in, maybe a third fetched already.
+        assertThat(sample(text, "idmint_segment_ranges_fetched_total{tag=\"metered\"}"))
+                .isBetween(2.0, 3.0);
+        assertThat(sample(text, "idmint_segment_fetch_failures_total{tag=\"metered\"}"))
+                .isZero();
+        assertThat(sample(text, "idmint_segment_step{tag=\"metered\"}")).isPositive();
+        assertThat(sample(text, "idmint_segment_remaining{tag=\"metered\"}")).isPositive();
+        assertThat(sample(text, "idmint_segment_next_ready{tag=\"metered\"}")).isBetween(0.0,
+                1.0);
+        assertThat(sample(text, "idmint_segment_fetch_seconds_count{tag=\"metered\"}"))
+                .isBetween(2.0, 3.0);
+        assertThat(sample(text, "idmint_segment_fetch_seconds_sum{tag=\"metered\"}"))
+                .isPositive();
+        assertThat(text).contains("idmint_http_requests_total{route=\"/api/v1/segments/{tag}/ids"
+                + "\",status=\"200\"} ", "idmint_http_requests_total{route=\"/api/v1/segments/"
+                + "{tag}/ids\",status=\"400\"} ");
+
+        Map<String, Object> status = http.get("/api/v1/status").json();
+        List<?> segments = (List<?>) status.get("segments");
+        assertThat(segments).anySatisfy(o -> {
+            Map<?, ?> t = (Map<?, ?>) o;
+            assertThat(t.get("tag")).isEqualTo("metered");
+            assertThat(t.get("served")).isEqualTo(300L);
+            assertThat(t.get("fetch_failures")).isEqualTo(0L);
+            assertThat(new ArrayList<Object>(t.keySet())).containsExactly("tag", "served", "step", "remaining",
+                    "next_ready", "ranges", "fetch_failures");
+        });
+    }
+
+    @Test
+    void metrics_unknownTagsLeaveNoMeters() {
+        assertThat(http.get("/api/v1/segments/ghost/ids").status()).isEqualTo(404);
+
+        assertThat(http.get("/metrics").body()).doesNotContain("tag=\"ghost\"");
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    static Http.Response create(Http http, String json) {
+        return http.send("POST", "/api/v1/segments", HttpRequest.BodyPublishers.ofString(json),
+                "Content-Type", JSON);
+    }
+
+    static List<Long> ids(Http.Response r) {
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        List<Long> out = new ArrayList<>();
+        for (Object o : (List<?>) r.json().get("ids")) {
+            out.add(Long.parseLong((String) o));
+        }
+        return out;
+    }
+}
