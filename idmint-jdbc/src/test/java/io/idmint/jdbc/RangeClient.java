@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A segment store client in a JVM of its own, for tests across processes. The child opens the
- * store and connects (a failure there prints an {@code error} line), prints {@code ready}, waits for a line on its standard input, takes {@code count} ranges
- * of {@code size} and prints each as {@code range START END} (a failure as
- * {@code error KIND message}), then {@code done}. With {@code halt} it then dies at once, as a
- * killed process would: no close, no shutdown hooks.
+ * store and connects (a failure there prints an {@code error} line), prints {@code ready}, waits
+ * for a line on its standard input, takes {@code count} ranges of {@code size} and prints each as
+ * {@code range START END} (a failure as {@code error KIND message}), then {@code done}. With
+ * {@code halt} it then dies at once, as a killed process would: no close, no shutdown hooks.
  */
 final class RangeClient implements AutoCloseable {
 
