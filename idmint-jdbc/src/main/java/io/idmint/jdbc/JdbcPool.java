@@ -136,10 +136,17 @@ final class JdbcPool implements AutoCloseable {
                 + config.display() + ": " + what + " " + why + ": " + describe(e), e);
     }
 
-    /** The driver's message and SQLState, for error messages. */
+    /**
+     * The driver's message and SQLState, for error messages; when the pool gave up waiting for a
+     * connection, also the reason the last attempt failed (the database refused, is locked, …).
+     */
     static String describe(SQLException e) {
-        return e.getMessage() + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState()
-                + "]");
+        String why = e.getMessage();
+        if (e instanceof SQLTransientConnectionException && e.getCause() != null
+                && e.getCause() != e) {
+            why += "; last connection attempt: " + e.getCause().getMessage();
+        }
+        return why + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState() + "]");
     }
 
     /** A unique-key violation: the row exists already. */

@@ -17,10 +17,10 @@ import java.util.regex.Pattern;
 
 /**
  * Segment ranges from the table {@code idmint_segment}: one row per (namespace, tag) holding the
- * first value of the tag's next allocation and the step it was created with. An allocation is one transaction: {@code UPDATE …
- * SET next_id = next_id + size} (the row lock orders racing clients), then the new value read
- * back, then commit. A commit whose answer is lost leaves the outcome unknown: the values count
- * as taken and are never handed out.
+ * first value of the tag's next allocation and the step it was created with. An allocation is
+ * one transaction: {@code UPDATE … SET next_id = next_id + size} (the row lock orders racing
+ * clients), then the new value read back, then commit. A commit whose answer is lost leaves the
+ * outcome unknown: the values count as taken and are never handed out.
  */
 final class JdbcRangeStore implements RangeStore {
 

@@ -93,7 +93,8 @@ abstract class JdbcRangeStoreContract extends RangeStoreContract {
     void allocate_pastLongMax_isCorrupt_andTakesNothing() throws Exception {
         RangeStore s = connect();
         s.create(tag, Long.MAX_VALUE - 10, 100);
-        assertThat(s.allocate(tag, 4)).isEqualTo(new Range(Long.MAX_VALUE - 10, Long.MAX_VALUE - 6));
+        assertThat(s.allocate(tag, 4))
+                .isEqualTo(new Range(Long.MAX_VALUE - 10, Long.MAX_VALUE - 6));
         assertThatThrownBy(() -> s.allocate(tag, 7))
                 .isInstanceOf(RegistryException.class)
                 .hasMessageContaining("overflow").hasMessageContaining(tag)
