@@ -25,8 +25,12 @@ import org.apache.zookeeper.KeeperException;
  */
 final class ZkRangeStore implements RangeStore {
 
-    /** Lost races in a row before giving up with UNAVAILABLE; each loss is another's win. */
-    static final int MAX_ATTEMPTS = 256;
+    /**
+     * Lost races in a row before giving up with UNAVAILABLE; each loss is another client's
+     * allocation. A node's generator allocates a tag once per range, so real contention is low;
+     * eight clients hammering one tag in tests lose dozens in a row at worst.
+     */
+    static final int MAX_ATTEMPTS = 1_000;
 
     private final ZkSession zk;
     private final ZkNodes nodes;
