@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLParameters;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Pipeline;
@@ -87,8 +88,13 @@ final class RedisRangeStore implements RangeStore {
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(millis)
                 .socketTimeoutMillis(millis)
-                .ssl(uri.tls())
                 .clientName("idmint");
+        if (uri.tls()) {
+            // Jedis checks no host name by itself; JSSE does with this set.
+            SSLParameters tls = new SSLParameters();
+            tls.setEndpointIdentificationAlgorithm("HTTPS");
+            config.ssl(true).sslParameters(tls);
+        }
         if (uri.password() != null) {
             config.user(uri.user()).password(uri.password());
         }
@@ -174,9 +180,11 @@ final class RedisRangeStore implements RangeStore {
             List<String> v;
             try {
                 v = e.getValue().get();
-            } catch (JedisDataException wrongType) {
-                throw new RegistryException(Kind.CORRUPT, "Redis key " + key + " on " + uri
-                        + " is not a segment tag's hash: " + wrongType.getMessage(), wrongType);
+            } catch (JedisDataException error) {
+                boolean wrongType = String.valueOf(error.getMessage()).startsWith("WRONGTYPE");
+                throw new RegistryException(wrongType ? Kind.CORRUPT : Kind.UNAVAILABLE,
+                        "Redis key " + key + " on " + uri + (wrongType ? " is not a segment "
+                        + "tag's hash: " : " could not be read: ") + error.getMessage(), error);
             }
             if (v.get(0) == null && v.get(1) == null) {
                 continue; // deleted since the SCAN

@@ -94,6 +94,7 @@ class RedisRangeStoreIT {
         try (Jedis j = redis.jedis()) {
             j.set(key, "17");
             assertCorrupt(() -> s.allocate(tag, 1), "WRONGTYPE");
+            assertCorrupt(s::tags, "is not a segment tag's hash");
             assertThat(j.get(key)).isEqualTo("17");
             j.del(key);
             j.hset(key, Map.of("next", "12x", "step", "10"));
