@@ -7,16 +7,40 @@ import io.idmint.spi.Claim;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 
-/** The registry's key names under its prefix (layout in {@link io.idmint.etcd}), and values. */
+/**
+ * The key names of the registry and the range store under their prefix (layout in
+ * {@link io.idmint.etcd}), and values.
+ */
 record EtcdKeys(String prefix) {
 
+    /** The range store's directory; no worker namespace may have this name. */
+    static final String SEGMENTS = "segments";
+
     String layout(String ns) {
-        return prefix + "/" + ns + "/layout";
+        return namespace(ns) + "/layout";
     }
 
     /** Everything of a namespace's datacenters: names, HWMs and owners. */
     String datacenters(String ns) {
-        return prefix + "/" + ns + "/dc/";
+        return namespace(ns) + "/dc/";
+    }
+
+    private String namespace(String ns) {
+        if (ns.equals(SEGMENTS)) {
+            throw new IllegalArgumentException("namespace '" + ns + "' is where the segment "
+                    + "range store keeps its tags (etcd prefix " + prefix + "); choose another");
+        }
+        return prefix + "/" + ns;
+    }
+
+    /** Every segment tag's key starts with this. */
+    String segments() {
+        return prefix + "/" + SEGMENTS + "/";
+    }
+
+    /** A segment tag's key: its value is {@code "<next> <step>"}, decimal. */
+    String segment(String tag) {
+        return segments() + tag;
     }
 
     /** Everything of one datacenter. */

@@ -8,7 +8,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A parsed registry URI: {@code etcd://host:port[,host:port…][/key/prefix][?timeout=2s]}.
+ * A parsed etcd URI, of the worker registry or the segment range store:
+ * {@code etcd://host:port[,host:port…][/key/prefix][?timeout=2s]}.
  *
  * <ul>
  *   <li>hosts: names, IPv4 addresses or {@code [IPv6]}; the port defaults to 2379;
@@ -38,7 +39,7 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
     }
 
     /**
-     * Parses a registry URI.
+     * Parses an etcd URI.
      *
      * @throws IllegalArgumentException naming the part of the URI that is wrong
      */
@@ -125,6 +126,6 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
     }
 
     private static IllegalArgumentException bad(String uri, String why) {
-        return new IllegalArgumentException("etcd registry URI '" + uri + "' " + why);
+        return new IllegalArgumentException("etcd URI '" + uri + "' " + why);
     }
 }

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcd.jetcd.KeyValue;
-import io.etcd.jetcd.kv.TxnResponse;
-import io.etcd.jetcd.op.Cmp;
-import io.etcd.jetcd.op.Op;
 import io.idmint.Layout;
 import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
@@ -27,26 +24,6 @@ import org.junit.jupiter.api.Test;
  * node that made it nor let a fenced node write.
  */
 class EtcdInDoubtIT {
-
-    /** A store whose next Txn commits and then reports a timeout. */
-    private static final class LosingAnswers extends EtcdStore {
-        boolean loseNext;
-
-        LosingAnswers(EtcdUri uri) {
-            super(uri);
-        }
-
-        @Override
-        TxnResponse txn(String what, Cmp[] compare, Op[] then, Op[] otherwise)
-                throws RegistryException {
-            TxnResponse r = super.txn(what, compare, then, otherwise);
-            if (loseNext) {
-                loseNext = false;
-                throw new RegistryException(Kind.UNAVAILABLE, "answer to " + what + " lost");
-            }
-            return r;
-        }
-    }
 
     private static EtcdCluster etcd;
 

@@ -1,13 +1,18 @@
 package io.idmint.etcd;
 
 import io.etcd.jetcd.KeyValue;
+import io.idmint.RangeStores;
 import io.idmint.WorkerRegistries;
+import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.EtcdCluster;
 import java.nio.file.Path;
 
-/** Opening registries on a test cluster, and what tests do to etcd behind a registry's back. */
+/**
+ * Opening registries and range stores on a test cluster, and what tests do to etcd behind their
+ * backs.
+ */
 final class EtcdTestStores {
 
     static final String PREFIX = "/idmint-test";
@@ -22,6 +27,11 @@ final class EtcdTestStores {
     /** A new client, through the URI and ServiceLoader as a node would open it. */
     static WorkerRegistry open(EtcdCluster etcd) {
         return WorkerRegistries.open(uri(etcd, "5s"), Path.of("unused"));
+    }
+
+    /** A new range store client, through the URI and ServiceLoader as a node would open it. */
+    static RangeStore openRangeStore(EtcdCluster etcd, String timeout) {
+        return RangeStores.open(uri(etcd, timeout), Path.of("unused"));
     }
 
     /** Revokes every lease holding a worker of the namespace, as if each had expired. */

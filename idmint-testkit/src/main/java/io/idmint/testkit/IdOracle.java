@@ -3,8 +3,11 @@ package io.idmint.testkit;
 import io.idmint.IdGenerator;
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.spi.Range;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -93,6 +96,27 @@ public final class IdOracle {
                 throw new AssertionError("duplicate ID " + all[i] + " among " + total + " IDs");
             }
         }
+    }
+
+    /**
+     * Fails when two segment ranges overlap (a value handed out twice).
+     *
+     * @return the highest end among the ranges (0 for none): every later allocation of their tag
+     *     must start at or above it
+     */
+    public static long assertDisjointRanges(Collection<Range> ranges) {
+        List<Range> sorted = new ArrayList<>(ranges);
+        sorted.sort(Comparator.comparingLong(Range::start));
+        long top = 0;
+        for (int i = 0; i < sorted.size(); i++) {
+            Range r = sorted.get(i);
+            if (i > 0 && r.start() < sorted.get(i - 1).end()) {
+                throw new AssertionError("ranges " + sorted.get(i - 1) + " and " + r
+                        + " overlap, among " + sorted.size() + " ranges");
+            }
+            top = Math.max(top, r.end());
+        }
+        return top;
     }
 
     /**

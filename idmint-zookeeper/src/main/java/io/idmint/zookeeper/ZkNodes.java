@@ -3,6 +3,7 @@ package io.idmint.zookeeper;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
 
 /**
  * Where things live under the chroot, and what the znodes hold:
@@ -12,6 +13,8 @@ import java.nio.charset.StandardCharsets;
  * {chroot}/{namespace}/dc/{d}/name        persistent   datacenter name, written on first use
  * {chroot}/{namespace}/dc/{d}/hwm/{w}     persistent   HWM, decimal Unix ms; Stat.version = token
  * {chroot}/{namespace}/dc/{d}/owner/{w}   EPHEMERAL    "{nonce} {sessionTimeoutMs} {holder}"
+ * {chroot}/segments/{tag}                 persistent   a segment tag: "{next} {step}", decimal;
+ *                                                       Stat.version guards each allocation
  * </pre>
  *
  * HWM znodes are never deleted: losing one would let the next holder start from zero.
@@ -46,6 +49,11 @@ final class ZkNodes {
         }
     }
 
+    /** The range store's znode under the chroot; no worker namespace may have this name. */
+    static final String SEGMENTS = "segments";
+
+    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
     private final String chroot;
 
     ZkNodes(String chroot) {
@@ -54,14 +62,35 @@ final class ZkNodes {
 
     /**
      * The namespace's znode. The core accepts {@code A-Z a-z 0-9 . _ -}; ZooKeeper also refuses
-     * the path components {@code .} and {@code ..}.
+     * the path components {@code .} and {@code ..}, and {@link #SEGMENTS} is the range store's.
      */
     String namespace(String ns) {
         if (ns.equals(".") || ns.equals("..")) {
             throw new IllegalArgumentException("namespace '" + ns + "' cannot be a ZooKeeper "
                     + "znode name; choose another");
         }
+        if (ns.equals(SEGMENTS)) {
+            throw new IllegalArgumentException("namespace '" + ns + "' is where the segment "
+                    + "range store keeps its tags (" + chroot + "/" + ns + "); choose another");
+        }
         return chroot + "/" + ns;
+    }
+
+    /** The parent of every segment tag's znode. */
+    String segments() {
+        return chroot + "/" + SEGMENTS;
+    }
+
+    /**
+     * A segment tag's znode. The core accepts {@code A-Z a-z 0-9 . _ -}; ZooKeeper also refuses
+     * the names {@code .} and {@code ..}.
+     */
+    String segment(String tag) {
+        if (tag == null || !TAG.matcher(tag).matches() || tag.equals(".") || tag.equals("..")) {
+            throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to 64 of "
+                    + "A-Z a-z 0-9 . _ - (not '.' or '..')");
+        }
+        return segments() + "/" + tag;
     }
 
     String layout(String ns) {

@@ -22,11 +22,11 @@ import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The Curator client of one registry and what its connection state means for callers. The client
- * starts with the first call (so that its session timeout can follow the first claim's lease TTL)
- * and retries nothing: the core owns retries, and a retried conditional write whose first answer
- * was lost would report a spurious conflict. Also the primitive reads and writes the registry
- * builds on, each mapping a failure to UNAVAILABLE.
+ * The Curator client of one registry (or range store) and what its connection state means for
+ * callers. The client starts with the first call (so that its session timeout can follow the
+ * first claim's lease TTL) and retries nothing: the core owns retries, and a retried conditional
+ * write whose first answer was lost would report a spurious conflict. Also the primitive reads
+ * and writes the registry and the range store build on, each mapping a failure to UNAVAILABLE.
  *
  * <p>Curator's {@link ConnectionState}s decide how a call behaves:
  * <ul>
@@ -90,7 +90,8 @@ final class ZkSession implements AutoCloseable {
 
     private synchronized CuratorFramework started(long leaseTtlMillis) throws RegistryException {
         if (closed) {
-            throw new RegistryException(Kind.UNAVAILABLE, "registry " + uri + " is closed");
+            throw new RegistryException(Kind.UNAVAILABLE, "ZooKeeper client of " + uri
+                    + " is closed");
         }
         if (client == null) {
             long wanted = !uri.sessionFromLease() ? uri.sessionMillis()

@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A parsed {@code zk:} registry URI:
+ * A parsed {@code zk:} URI, of the worker registry or the segment range store:
  * {@code zk://host:port[,host:port…][/chroot][?timeout=5s&session=30s]}.
  *
  * <ul>
@@ -160,6 +160,6 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
     }
 
     private static IllegalArgumentException bad(String uri, String why) {
-        return new IllegalArgumentException("registry '" + uri + "': " + why);
+        return new IllegalArgumentException("ZooKeeper URI '" + uri + "': " + why);
     }
 }

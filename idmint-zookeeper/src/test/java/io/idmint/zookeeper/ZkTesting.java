@@ -1,6 +1,8 @@
 package io.idmint.zookeeper;
 
+import io.idmint.RangeStores;
 import io.idmint.WorkerRegistries;
+import io.idmint.spi.RangeStore;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -56,6 +58,12 @@ final class ZkTesting {
 
     static ZkRegistry open(String connectString, String options) {
         return (ZkRegistry) WorkerRegistries.open("zk://" + connectString + "/idmint-it"
+                + (options.isEmpty() ? "" : "?" + options), Path.of("unused"));
+    }
+
+    /** A range store client, through the URI and ServiceLoader as a node would open it. */
+    static RangeStore openRangeStore(String connectString, String options) {
+        return RangeStores.open("zk://" + connectString + "/idmint-it"
                 + (options.isEmpty() ? "" : "?" + options), Path.of("unused"));
     }
 

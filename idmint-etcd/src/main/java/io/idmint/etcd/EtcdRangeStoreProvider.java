@@ -1,0 +1,24 @@
+package io.idmint.etcd;
+
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RangeStoreProvider;
+import java.nio.file.Path;
+
+/**
+ * Serves {@code etcd://host:port[,host:port…][/key/prefix][?timeout=2s]} for segments: one key
+ * per tag under {@code <prefix>/segments/}, the same URI form and client as the worker registry.
+ * Opening connects lazily.
+ */
+public final class EtcdRangeStoreProvider implements RangeStoreProvider {
+
+    @Override
+    public String scheme() {
+        return "etcd";
+    }
+
+    @Override
+    public RangeStore open(String uri, Path dataDir) {
+        EtcdUri parsed = EtcdUri.parse(uri);
+        return new EtcdRangeStore(new EtcdStore(parsed), parsed.prefix());
+    }
+}

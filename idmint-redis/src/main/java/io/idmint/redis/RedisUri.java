@@ -1,0 +1,163 @@
+package io.idmint.redis;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A parsed range store URI:
+ * {@code redis[s]://[[user]:password@]host[:port][/namespace][?timeout=2s]}.
+ *
+ * <ul>
+ *   <li>{@code rediss}: TLS, with the JVM's trust store and host name verification;
+ *   <li>{@code user:password@} or {@code :password@}: Redis ACL user (default {@code default})
+ *       and password, percent-encoded where they hold reserved characters;
+ *   <li>host: a name, an IPv4 address or {@code [IPv6]}; the port defaults to 6379;
+ *   <li>namespace: the first part of every key ({@code <namespace>:segments:<tag>}), default
+ *       {@code idmint}; 1 to 64 of {@code A-Z a-z 0-9 . _ -}, not all digits (a Redis database
+ *       number is not supported: the store always uses database 0);
+ *   <li>{@code timeout}: how long connecting and each command may take before the call counts
+ *       as UNAVAILABLE, {@code 100ms} to {@code 60s}, written {@code 500ms}, {@code 2s} or
+ *       {@code 1m}; default 2s.
+ * </ul>
+ *
+ * @param host a name or address, IPv6 without brackets
+ * @param user the ACL user, or null for the default user
+ * @param password the password, or null for none
+ */
+record RedisUri(boolean tls, String user, String password, String host, int port,
+        String namespace, Duration timeout) {
+
+    static final int DEFAULT_PORT = 6379;
+    static final String DEFAULT_NAMESPACE = "idmint";
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
+    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)");
+    /** The password part of the user information, for messages that quote the URI. */
+    private static final Pattern SECRET = Pattern.compile("^([A-Za-z]+://[^:@/?#]*:)[^@]*@");
+
+    /**
+     * Parses a range store URI.
+     *
+     * @throws IllegalArgumentException naming the part of the URI that is wrong; a password in
+     *     it is not repeated
+     */
+    static RedisUri parse(String uri) {
+        if (uri == null) {
+            throw bad(uri, "is missing");
+        }
+        URI u;
+        try {
+            u = new URI(uri);
+        } catch (URISyntaxException e) {
+            throw bad(uri, "is malformed: " + e.getReason() + " at index " + e.getIndex());
+        }
+        String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("redis") && !scheme.equals("rediss")) {
+            throw bad(uri, "must start with redis:// or rediss://");
+        }
+        if (u.getHost() == null) {
+            throw bad(uri, "names no host, or a bad one; write redis://host:6379/namespace");
+        }
+        if (u.getFragment() != null) {
+            throw bad(uri, "has a fragment '#" + u.getRawFragment() + "'; remove it");
+        }
+        String user = null;
+        String password = null;
+        if (u.getUserInfo() != null) {
+            int colon = u.getUserInfo().indexOf(':');
+            if (colon < 0) {
+                throw bad(uri, "has user information without a password; write user:password@ "
+                        + "or :password@");
+            }
+            user = colon == 0 ? null : u.getUserInfo().substring(0, colon);
+            password = u.getUserInfo().substring(colon + 1);
+        }
+        int port = u.getPort() < 0 ? DEFAULT_PORT : u.getPort();
+        if (port < 1 || port > 65_535) {
+            throw bad(uri, "has port " + port + "; it must be 1 to 65535");
+        }
+        String host = u.getHost().startsWith("[")
+                ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost();
+        return new RedisUri(scheme.equals("rediss"), user, password, host, port,
+                namespace(uri, u.getPath()), timeout(uri, u.getRawQuery()));
+    }
+
+    private static String namespace(String uri, String path) {
+        String p = path == null ? "" : path;
+        if (p.startsWith("/")) {
+            p = p.substring(1);
+        }
+        if (p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        if (p.isEmpty()) {
+            return DEFAULT_NAMESPACE;
+        }
+        if (!NAMESPACE.matcher(p).matches()) {
+            throw bad(uri, "has a bad namespace '" + p + "'; use 1 to 64 of A-Z a-z 0-9 . _ -");
+        }
+        if (p.chars().allMatch(Character::isDigit)) {
+            throw bad(uri, "has namespace '" + p + "', which reads like a Redis database "
+                    + "number; the path names the key namespace here, and database 0 is used");
+        }
+        return p;
+    }
+
+    private static Duration timeout(String uri, String query) {
+        if (query == null || query.isEmpty()) {
+            return DEFAULT_TIMEOUT;
+        }
+        Duration timeout = null;
+        for (String param : query.split("&", -1)) {
+            int eq = param.indexOf('=');
+            String name = eq < 0 ? param : param.substring(0, eq);
+            String value = eq < 0 ? "" : param.substring(eq + 1);
+            if (!name.equals("timeout")) {
+                throw bad(uri, "has an unknown option '" + name + "'; known: timeout");
+            }
+            if (timeout != null) {
+                throw bad(uri, "sets timeout twice");
+            }
+            timeout = duration(uri, value);
+        }
+        return timeout;
+    }
+
+    private static Duration duration(String uri, String value) {
+        Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw bad(uri, "has timeout '" + value + "'; write e.g. 500ms, 2s or 1m");
+        }
+        long n = Long.parseLong(m.group(1));
+        Duration d = switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            default -> Duration.ofMinutes(n);
+        };
+        if (d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofSeconds(60)) > 0) {
+            throw bad(uri, "has timeout " + value + "; it must be between 100ms and 60s");
+        }
+        return d;
+    }
+
+    /** The URI with any password masked. */
+    static String redact(String uri) {
+        return uri == null ? null : SECRET.matcher(uri).replaceFirst("$1***@");
+    }
+
+    private static IllegalArgumentException bad(String uri, String why) {
+        return new IllegalArgumentException("Redis URI '" + redact(uri) + "' " + why);
+    }
+
+    /** The URI without credentials, for messages. */
+    @Override
+    public String toString() {
+        return (tls ? "rediss://" : "redis://") + (host.contains(":") ? "[" + host + "]" : host)
+                + ":" + port + "/" + namespace;
+    }
+}

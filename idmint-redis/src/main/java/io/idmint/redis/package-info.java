@@ -1,0 +1,12 @@
+/**
+ * The Redis segment range store, for URIs
+ * {@code redis[s]://[[user]:password@]host[:port][/namespace][?timeout=2s]}. Found through
+ * {@link java.util.ServiceLoader} as a {@link io.idmint.spi.RangeStoreProvider}; only
+ * {@link io.idmint.redis.RedisRangeStoreProvider} is public.
+ *
+ * <p>Each tag is a hash {@code <namespace>:segments:<tag>} with the fields {@code next} and
+ * {@code step}; an allocation is one Lua script that {@code HINCRBY}s {@code next}. Redis must
+ * be persistent ({@code appendonly yes}, {@code appendfsync always}): a restart that loses the
+ * last increments hands out the same values again.
+ */
+package io.idmint.redis;

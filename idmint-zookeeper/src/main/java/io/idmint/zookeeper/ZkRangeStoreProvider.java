@@ -1,0 +1,24 @@
+package io.idmint.zookeeper;
+
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RangeStoreProvider;
+import java.nio.file.Path;
+
+/**
+ * Serves {@code zk://host:port[,host:port…][/chroot][?timeout=5s]} for segments: one persistent
+ * znode per tag under {@code <chroot>/segments}, the same URI form and client as the worker
+ * registry. See {@link ZkUri} for the options.
+ */
+public final class ZkRangeStoreProvider implements RangeStoreProvider {
+
+    @Override
+    public String scheme() {
+        return "zk";
+    }
+
+    /** Parses the URI at once; the ZooKeeper client starts with the first call. */
+    @Override
+    public RangeStore open(String uri, Path dataDir) {
+        return new ZkRangeStore(ZkUri.parse(uri));
+    }
+}
