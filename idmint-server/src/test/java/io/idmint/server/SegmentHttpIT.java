@@ -347,8 +347,8 @@ class SegmentHttpIT {
             assertThat(t.get("tag")).isEqualTo("metered");
             assertThat(t.get("served")).isEqualTo(300L);
             assertThat(t.get("fetch_failures")).isEqualTo(0L);
-            assertThat(new ArrayList<Object>(t.keySet())).containsExactly("tag", "served", "step", "remaining",
-                    "next_ready", "ranges", "fetch_failures");
+            assertThat(new ArrayList<Object>(t.keySet())).containsExactly("tag", "served",
+                    "step", "remaining", "next_ready", "ranges", "fetch_failures");
         });
     }
 

@@ -14,9 +14,8 @@ import org.junit.jupiter.api.Test;
 class SegmentServiceTest {
 
     private final InMemoryRangeStore store = new InMemoryRangeStore();
-    private final SegmentService segments = new SegmentService(store,
-            Segments.newBuilder().store(store).timeSource(new ManualTimeSource(1_780_000_000_000L)).build(), 100,
-            250);
+    private final SegmentService segments = new SegmentService(store, Segments.newBuilder()
+            .store(store).timeSource(new ManualTimeSource(1_780_000_000_000L)).build(), 100, 250);
 
     @AfterEach
     void close() {
