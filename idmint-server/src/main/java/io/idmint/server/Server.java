@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A running {@code idmint serve}: the generator, HTTP on Vert.x (one {@link HttpApi} per event
- * loop, one event loop per core) and gRPC, started together and stopped together. Used by
+ * A running {@code idmint serve}: the generator, the segment generator and its store
+ * ({@link SegmentService}), HTTP on Vert.x (one {@link HttpApi} per event loop, one event loop
+ * per core) and gRPC, started together and stopped together. Used by
  * {@link ServeCommand} and, in-process, by the tests.
  */
 final class Server implements AutoCloseable {

@@ -242,8 +242,9 @@ class HttpApiIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"/nope", "/v1/id/", "/v1", "/v1/ids/", "//v1/id", "/api/v1/ids/1/2",
-        "/API/V1/IDS", "/api/v1/segments/order/ids?count=2", "/api/segment/get/order",
-        "/api/snowflake/get/key", "/api/v1/codes/ABC/x", "/api/v1/uuid", "/index.html"})
+        "/API/V1/IDS", "/api/v1/segments/order", "/api/v1/segments/a/b/ids",
+        "/api/segment/get/", "/api/snowflake/get/a/b", "/api/v1/codes/ABC/x", "/api/v1/uuid",
+        "/index.html"})
     void unknownPath_is404Problem(String path) {
         Map<String, Object> p = assertProblem(http.get(path), 404, "no endpoint at path");
 
