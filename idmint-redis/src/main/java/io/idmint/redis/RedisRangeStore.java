@@ -14,11 +14,17 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLParameters;
+import redis.clients.jedis.ConnectionFactory;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.DefaultJedisSocketFactory;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisSocketFactory;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
@@ -26,6 +32,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.providers.PooledConnectionProvider;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
@@ -38,6 +45,11 @@ import redis.clients.jedis.resps.ScanResult;
  * <p>Every failure on the way to or from Redis (refused connection, timeout, an error reply
  * such as {@code LOADING} or {@code READONLY}) is UNAVAILABLE: the script may have run, so its
  * values are lost. Jedis' pooled client is thread-safe and connects on first use.
+ *
+ * <p>Unless the URI says {@code persistence=unchecked}, no command runs before the server passed
+ * the {@link PersistenceCheck} (AOF on, {@code appendfsync always}); every call is CORRUPT until
+ * it does, checked anew each time, so fixing the server needs no restart here. The check runs
+ * again after the pool opened a socket, so a reconnect to a restarted server is checked too.
  */
 final class RedisRangeStore implements RangeStore {
 
@@ -77,6 +89,10 @@ final class RedisRangeStore implements RangeStore {
     private final RedisUri uri;
     private final String prefix;
     private final RedisClient client;
+    /** Sockets the pool has opened: a new one may reach a server restarted on other settings. */
+    private final AtomicLong sockets = new AtomicLong();
+    /** The socket count when the persistence check last passed; -1 before. */
+    private volatile long checkedAt = -1;
 
     RedisRangeStore(RedisUri uri) {
         this.uri = uri;
@@ -98,8 +114,15 @@ final class RedisRangeStore implements RangeStore {
         if (uri.password() != null) {
             config.user(uri.user()).password(uri.password());
         }
-        this.client = RedisClient.builder().hostAndPort(uri.host(), uri.port())
-                .clientConfig(config.build()).poolConfig(pool).build();
+        JedisClientConfig c = config.build();
+        JedisSocketFactory plain = new DefaultJedisSocketFactory(
+                new HostAndPort(uri.host(), uri.port()), c);
+        JedisSocketFactory counted = () -> {
+            sockets.incrementAndGet();
+            return plain.createSocket();
+        };
+        this.client = RedisClient.builder().clientConfig(c).connectionProvider(
+                new PooledConnectionProvider(new ConnectionFactory(counted, c), pool)).build();
     }
 
     @Override
@@ -223,7 +246,22 @@ final class RedisRangeStore implements RangeStore {
         });
     }
 
+    /** Runs a command, after the persistence check when one is due. */
     private <T> T call(String what, Supplier<T> command) throws RegistryException {
+        long opened = sockets.get();
+        if (uri.checkPersistence() && opened != checkedAt) {
+            // The check may open the first socket itself; the next call then checks once more.
+            String refusal = send("INFO persistence and CONFIG GET appendfsync",
+                    () -> PersistenceCheck.refusal(client, uri));
+            if (refusal != null) {
+                throw new RegistryException(Kind.CORRUPT, refusal);
+            }
+            checkedAt = opened;
+        }
+        return send(what, command);
+    }
+
+    private <T> T send(String what, Supplier<T> command) throws RegistryException {
         try {
             return command.get();
         } catch (JedisException e) {

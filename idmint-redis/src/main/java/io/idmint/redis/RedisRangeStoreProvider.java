@@ -7,7 +7,9 @@ import java.nio.file.Path;
 /**
  * Serves {@code redis://[[user]:password@]host[:port][/namespace][?timeout=2s]} for segments: one
  * hash per tag, {@code <namespace>:segments:<tag>}, on a standalone Redis (see {@link RedisUri}).
- * {@link Tls} serves {@code rediss://}. Opening parses the URI at once and connects on first use.
+ * {@link Tls} serves {@code rediss://}. Opening parses the URI at once and connects on first use,
+ * where the store refuses a server without AOF persistence unless the URI adds
+ * {@code persistence=unchecked}.
  */
 public class RedisRangeStoreProvider implements RangeStoreProvider {
 

@@ -3,13 +3,16 @@ package io.idmint.redis;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A parsed range store URI:
- * {@code redis[s]://[[user]:password@]host[:port][/namespace][?timeout=2s]}.
+ * A parsed range store URI: {@code redis[s]://[[user]:password@]host[:port][/namespace]} with
+ * the options {@code ?timeout=2s&persistence=checked}, in any order, each at most once:
  *
  * <ul>
  *   <li>{@code rediss}: TLS, with the JVM's trust store and host name verification;
@@ -21,20 +24,27 @@ import java.util.regex.Pattern;
  *       number is not supported: the store always uses database 0);
  *   <li>{@code timeout}: how long connecting and each command may take before the call counts
  *       as UNAVAILABLE, {@code 100ms} to {@code 60s}, written {@code 500ms}, {@code 2s} or
- *       {@code 1m}; default 2s.
+ *       {@code 1m}; default 2s;
+ *   <li>{@code persistence}: {@code checked} (the default) makes the store refuse a server
+ *       that may forget allocations on restart (see {@link PersistenceCheck});
+ *       {@code unchecked} skips that check, and a server without {@code appendonly yes} and
+ *       {@code appendfsync always} may then hand out the same IDs again after a restart.
  * </ul>
  *
  * @param host a name or address, IPv6 without brackets
  * @param user the ACL user, or null for the default user
  * @param password the password, or null for none
+ * @param checkPersistence whether the store refuses a server that may forget allocations
  */
 record RedisUri(boolean tls, String user, String password, String host, int port,
-        String namespace, Duration timeout) {
+        String namespace, Duration timeout, boolean checkPersistence) {
 
     static final int DEFAULT_PORT = 6379;
     static final String DEFAULT_NAMESPACE = "idmint";
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
+    /** The query options, in the order error messages list them. */
+    private static final List<String> OPTIONS = List.of("timeout", "persistence");
     private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)");
     /** The password part of the user information, for messages that quote the URI. */
@@ -83,8 +93,12 @@ record RedisUri(boolean tls, String user, String password, String host, int port
         }
         String host = u.getHost().startsWith("[")
                 ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost();
+        Map<String, String> options = options(uri, u.getRawQuery());
+        String timeout = options.get("timeout");
         return new RedisUri(scheme.equals("rediss"), user, password, host, port,
-                namespace(uri, u.getPath()), timeout(uri, u.getRawQuery()));
+                namespace(uri, u.getPath()),
+                timeout == null ? DEFAULT_TIMEOUT : duration(uri, timeout),
+                checkPersistence(uri, options.getOrDefault("persistence", "checked")));
     }
 
     private static String namespace(String uri, String path) {
@@ -108,24 +122,33 @@ record RedisUri(boolean tls, String user, String password, String host, int port
         return p;
     }
 
-    private static Duration timeout(String uri, String query) {
+    /** The query's options by name, each known and set once. */
+    private static Map<String, String> options(String uri, String query) {
+        Map<String, String> options = new HashMap<>();
         if (query == null || query.isEmpty()) {
-            return DEFAULT_TIMEOUT;
+            return options;
         }
-        Duration timeout = null;
         for (String param : query.split("&", -1)) {
             int eq = param.indexOf('=');
             String name = eq < 0 ? param : param.substring(0, eq);
-            String value = eq < 0 ? "" : param.substring(eq + 1);
-            if (!name.equals("timeout")) {
-                throw bad(uri, "has an unknown option '" + name + "'; known: timeout");
+            if (!OPTIONS.contains(name)) {
+                throw bad(uri, "has an unknown option '" + name + "'; known: "
+                        + String.join(", ", OPTIONS));
             }
-            if (timeout != null) {
-                throw bad(uri, "sets timeout twice");
+            if (options.put(name, eq < 0 ? "" : param.substring(eq + 1)) != null) {
+                throw bad(uri, "sets " + name + " twice");
             }
-            timeout = duration(uri, value);
         }
-        return timeout;
+        return options;
+    }
+
+    private static boolean checkPersistence(String uri, String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "checked" -> true;
+            case "unchecked" -> false;
+            default -> throw bad(uri, "has persistence '" + value + "'; write checked (the "
+                    + "default) or unchecked");
+        };
     }
 
     private static Duration duration(String uri, String value) {

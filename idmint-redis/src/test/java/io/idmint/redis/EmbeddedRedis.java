@@ -38,7 +38,10 @@ final class EmbeddedRedis implements AutoCloseable {
         settings.addAll(extra);
     }
 
-    /** Starts a server with the persistence settings and any {@code extra} config lines. */
+    /**
+     * Starts a server with the persistence settings and any {@code extra} config lines, which
+     * come after them and so win: {@code "appendonly no"} starts one that forgets on restart.
+     */
     static EmbeddedRedis start(String... extra) {
         try {
             EmbeddedRedis r = new EmbeddedRedis(List.of(extra));

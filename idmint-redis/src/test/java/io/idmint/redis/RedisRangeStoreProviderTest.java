@@ -38,6 +38,10 @@ class RedisRangeStoreProviderTest {
     void open_badUri_isIllegalArgument_namingTheBadPart() {
         assertThatThrownBy(() -> RangeStores.open("redis://h:1/x?color=red", Path.of("unused")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'color'");
+        assertThatThrownBy(() -> RangeStores.open("redis://h:1/x?persistence=no",
+                Path.of("unused")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("persistence 'no'");
     }
 
     @Test

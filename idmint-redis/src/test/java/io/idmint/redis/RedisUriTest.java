@@ -13,7 +13,7 @@ class RedisUriTest {
     @Test
     void parse_everything() {
         RedisUri u = RedisUri.parse("rediss://ids:p%40ss%3Aw%2Frd@redis-1.example:6380/orders"
-                + "?timeout=500ms");
+                + "?timeout=500ms&persistence=unchecked");
         assertThat(u.tls()).isTrue();
         assertThat(u.user()).isEqualTo("ids");
         assertThat(u.password()).isEqualTo("p@ss:w/rd");
@@ -21,6 +21,7 @@ class RedisUriTest {
         assertThat(u.port()).isEqualTo(6380);
         assertThat(u.namespace()).isEqualTo("orders");
         assertThat(u.timeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(u.checkPersistence()).isFalse();
         assertThat(u.toString()).isEqualTo("rediss://redis-1.example:6380/orders")
                 .doesNotContain("p@ss");
     }
@@ -34,12 +35,18 @@ class RedisUriTest {
         assertThat(u.port()).isEqualTo(6379);
         assertThat(u.namespace()).isEqualTo("idmint");
         assertThat(u.timeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(u.checkPersistence()).isTrue();
         assertThat(RedisUri.parse("redis://h/").namespace()).isEqualTo("idmint");
         assertThat(RedisUri.parse("redis://h/a.b-c_1/").namespace()).isEqualTo("a.b-c_1");
         assertThat(RedisUri.parse("redis://:secret@h").user()).isNull();
         assertThat(RedisUri.parse("redis://:secret@h").password()).isEqualTo("secret");
         assertThat(RedisUri.parse("redis://h?timeout=1m").timeout())
                 .isEqualTo(Duration.ofMinutes(1));
+        RedisUri checked = RedisUri.parse("redis://h?persistence=checked&timeout=3s");
+        assertThat(checked.checkPersistence()).isTrue();
+        assertThat(checked.timeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(RedisUri.parse("redis://h?persistence=UNCHECKED").checkPersistence())
+                .isFalse();
     }
 
     @Test
@@ -63,7 +70,10 @@ class RedisUriTest {
         "redis://h/x?timeout=5|timeout '5'",
         "redis://h/x?timeout=50ms|between 100ms and 60s",
         "redis://h/x?timeout=2s&timeout=3s|sets timeout twice",
-        "redis://h/x?db=1|unknown option 'db'",
+        "redis://h/x?db=1|unknown option 'db'; known: timeout, persistence",
+        "redis://h/x?persistence=off|persistence 'off'; write checked (the default) or unchecked",
+        "redis://h/x?persistence|persistence ''",
+        "redis://h/x?persistence=checked&persistence=unchecked|sets persistence twice",
         "redis://h/x#frag|fragment '#frag'",
         "redis://h x/y|malformed",
     })
