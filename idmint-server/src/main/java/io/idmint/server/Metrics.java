@@ -24,8 +24,13 @@ import java.util.function.Supplier;
  * <li>{@code idmint_http_request_duration_seconds{route}}: time to answer, a histogram;
  * <li>{@code idmint_sequence_waits_total}, {@code idmint_clock_behind_total}: generator events;
  * <li>{@code idmint_lease_state{state}}: 1 for the current lease state, 0 for the others;
- * <li>{@code idmint_runway_seconds}, {@code idmint_clock_offset_seconds}: from the status.
+ * <li>{@code idmint_runway_seconds}, {@code idmint_clock_offset_seconds}: from the status;
+ * <li>{@code idmint_worker_id{stripe}}, {@code idmint_worker_lease_state{stripe,state}},
+ *     {@code idmint_worker_runway_seconds{stripe}}: each leased worker (one stripe per worker
+ *     with {@code workers} above 1); the worker ID is -1 while the stripe holds none.
  * </ul>
+ *
+ * <p>A scrape reads the generator's status once, and every gauge answers from that snapshot.
  */
 final class Metrics implements GeneratorListener {
 
@@ -39,6 +44,9 @@ final class Metrics implements GeneratorListener {
     private final Counter clockBehind;
     private final Timer[] durations = new Timer[Route.values().length];
     private final AtomicReferenceArray<Counter>[] requests;
+    private volatile Supplier<GeneratorStatus> source;
+    /** The status for the scrape in progress (scrapes are serialised), else null. */
+    private volatile GeneratorStatus scraped;
 
     @SuppressWarnings("unchecked")
     Metrics() {
@@ -63,7 +71,9 @@ final class Metrics implements GeneratorListener {
     }
 
     /** Adds the gauges that read the generator's status at each scrape. */
-    void bind(Supplier<GeneratorStatus> status) {
+    void bind(Supplier<GeneratorStatus> source) {
+        this.source = source;
+        Supplier<GeneratorStatus> status = this::snapshot;
         for (LeaseState s : LeaseState.values()) {
             Gauge.builder("idmint.lease.state", () -> status.get().state() == s ? 1 : 0)
                     .description("1 for the worker lease's current state, 0 for the others")
@@ -76,6 +86,33 @@ final class Metrics implements GeneratorListener {
         Gauge.builder("idmint.clock.offset", () -> status.get().clockOffsetMillis() / 1000.0)
                 .description("the wall clock minus the generator's clock")
                 .baseUnit("seconds").register(registry);
+        int stripes = source.get().workers().size();
+        for (int i = 0; i < stripes; i++) {
+            int stripe = i;
+            String tag = Integer.toString(i);
+            Gauge.builder("idmint.worker.id", () -> worker(stripe).workerId())
+                    .description("the worker ID a stripe holds; -1 while it holds none")
+                    .tag("stripe", tag).register(registry);
+            for (LeaseState s : LeaseState.values()) {
+                Gauge.builder("idmint.worker.lease.state", () -> worker(stripe).state() == s
+                                ? 1 : 0)
+                        .description("1 for a stripe's current lease state, 0 for the others")
+                        .tag("stripe", tag).tag("state", s.name()).register(registry);
+            }
+            Gauge.builder("idmint.worker.runway", () -> worker(stripe).runwayMillis() / 1000.0)
+                    .description("how long a stripe can still issue without a renewal")
+                    .tag("stripe", tag).baseUnit("seconds").register(registry);
+        }
+    }
+
+    private GeneratorStatus.Worker worker(int stripe) {
+        return snapshot().workers().get(stripe);
+    }
+
+    /** The status read for the scrape in progress, or a fresh one outside a scrape. */
+    private GeneratorStatus snapshot() {
+        GeneratorStatus s = scraped;
+        return s != null ? s : source.get();
     }
 
     /** Counts issued IDs; passed to {@link IdService}. */
@@ -103,8 +140,13 @@ final class Metrics implements GeneratorListener {
     }
 
     /** The Prometheus text exposition. */
-    String scrape() {
-        return registry.scrape();
+    synchronized String scrape() {
+        scraped = source == null ? null : source.get();
+        try {
+            return registry.scrape();
+        } finally {
+            scraped = null;
+        }
     }
 
     @Override

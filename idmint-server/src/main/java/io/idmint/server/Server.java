@@ -79,7 +79,8 @@ final class Server implements AutoCloseable {
             throw new IllegalArgumentException("rate-limit " + rate + " must be 0 or at least "
                     + "max-count (" + maxCount + "): a request for max-count IDs could never pass");
         }
-        Minter minter = Minter.open(config, DEFAULT_WORKER, logging(metrics));
+        Minter minter = Minter.open(config, DEFAULT_WORKER, config.get(Config.WORKERS),
+                logging(metrics));
         Vertx vertx = null;
         io.grpc.Server grpc = null;
         try {
@@ -175,9 +176,12 @@ final class Server implements AutoCloseable {
     String banner() {
         GeneratorStatus s = service.status();
         String h = host.contains(":") ? "[" + host + "]" : host;
+        String workers = s.workers().size() == 1
+                ? "worker " + (s.workerId() < 0 ? "none yet: " + s.detail() : s.workerId())
+                : "workers " + String.join(",", s.workers().stream().map(w -> w.workerId() < 0
+                        ? "none yet" : Integer.toString(w.workerId())).toList());
         return "idmint serving http://" + h + ":" + httpPort + " grpc " + h + ":" + grpcPort()
-                + " (datacenter " + s.datacenterId() + ", worker "
-                + (s.workerId() < 0 ? "none yet: " + s.detail() : s.workerId()) + ", layout "
+                + " (datacenter " + s.datacenterId() + ", " + workers + ", layout "
                 + service.layout() + ")";
     }
 
