@@ -171,6 +171,17 @@ final class StripedGenerator implements IdGenerator {
         lane.last = ids[to - 1];
     }
 
+    @Override
+    public void nextIds(long[] ids, int from, int to, long above) {
+        Lane lane = lanes.get();
+        if (above > lane.last) {
+            // Raising the thread's floor only makes its order stricter.
+            lane.last = above;
+            lane.behind = true;
+        }
+        nextIds(ids, from, to);
+    }
+
     /**
      * Takes runs until the lane holds {@code n} IDs, all above the thread's last ID: rounds over
      * the stripes, lowest worker first, without waiting; after a round that gave nothing, waits

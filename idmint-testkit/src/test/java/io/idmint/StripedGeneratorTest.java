@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -242,6 +244,36 @@ class StripedGeneratorTest {
             IdOracle.assertStrictlyIncreasing(ids);
             IdOracle.assertUnique(ids, other);
         }
+    }
+
+    @Test
+    void nextIdsAbove_aStreamWhoseBatchesHopThreads_staysIncreasing() throws Exception {
+        ExecutorService low = Executors.newSingleThreadExecutor();
+        ExecutorService high = Executors.newSingleThreadExecutor();
+        try (StripedGenerator g = Nodes.striped(registry, time, 2)) {
+            assertThat(workerOf(low.submit(() -> g.nextId()).get())).isZero();
+            assertThat(workerOf(high.submit(() -> g.nextId()).get())).isEqualTo(1);
+            long[] stream = new long[4_000];
+            long last = 0;
+            for (int i = 0; i < 40; i++) {
+                // The thread homed on the higher worker first: the other's batch of the same
+                // millisecond would be below it.
+                ExecutorService on = i % 2 == 0 ? high : low;
+                int at = i * 100;
+                long above = last;
+                on.submit(() -> g.nextIds(stream, at, at + 100, above)).get();
+                last = stream[at + 99];
+            }
+            IdOracle.assertStrictlyIncreasing(stream);
+            assertThat(workersOf(g.layout(), stream)).containsExactlyInAnyOrder(0, 1);
+        } finally {
+            low.shutdown();
+            high.shutdown();
+        }
+    }
+
+    private static int workerOf(long id) {
+        return Layout.SNOWFLAKE.decode(id).workerId();
     }
 
     @Test
