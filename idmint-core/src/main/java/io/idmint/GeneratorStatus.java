@@ -1,5 +1,6 @@
 package io.idmint;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -63,5 +64,46 @@ public record GeneratorStatus(LeaseState state, Layout layout, int datacenterId,
      */
     public boolean ready() {
         return (state == LeaseState.ACTIVE || state == LeaseState.DEGRADED) && runwayMillis > 0;
+    }
+
+    /**
+     * A striped generator's status from its workers' (the rule is on {@link #state()}): ready
+     * while any worker can issue.
+     */
+    static GeneratorStatus ofStripes(Layout layout, List<Worker> workers,
+            long clockOffsetMillis) {
+        int issuing = 0;
+        int active = 0;
+        int lost = 0;
+        int released = 0;
+        long runway = Long.MAX_VALUE;
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < workers.size(); i++) {
+            Worker w = workers.get(i);
+            if (w.ready()) {
+                issuing++;
+                runway = Math.min(runway, w.runwayMillis());
+            }
+            active += w.ready() && w.state() == LeaseState.ACTIVE ? 1 : 0;
+            lost += w.state() == LeaseState.LOST ? 1 : 0;
+            released += w.state() == LeaseState.RELEASED ? 1 : 0;
+            if (!w.ready() || w.state() != LeaseState.ACTIVE) {
+                problems.add("stripe " + i + (w.workerId() < 0 ? "" : " (worker "
+                        + w.workerId() + ")") + " " + w.state() + ": " + w.detail());
+            }
+        }
+        int k = workers.size();
+        LeaseState state = active == k ? LeaseState.ACTIVE
+                : issuing > 0 ? LeaseState.DEGRADED
+                : lost > 0 ? LeaseState.LOST
+                : released == k ? LeaseState.RELEASED
+                : LeaseState.ACQUIRING;
+        String detail = active == k ? "holding workers " + String.join(", ", workers.stream()
+                .map(w -> Integer.toString(w.workerId())).toList()) + " of datacenter "
+                + workers.get(0).datacenterId()
+                : issuing + " of " + k + " workers issuing; " + String.join("; ", problems);
+        Worker first = workers.get(0);
+        return new GeneratorStatus(state, layout, first.datacenterId(), first.workerId(),
+                issuing > 0 ? runway : 0, clockOffsetMillis, detail, workers);
     }
 }

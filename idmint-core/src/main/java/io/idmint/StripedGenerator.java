@@ -2,7 +2,6 @@ package io.idmint;
 
 import io.idmint.IdUnavailableException.Reason;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,8 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * rounds over all stripes, lowest worker first, each giving what is left of its tick above the
  * thread's last ID without waiting; only when a whole round gives nothing does it wait for the
  * next tick, on the lowest worker. Each stripe's IDs increase in the order taken, so the batch is
- * a merge of sorted runs: with the sequence as the lowest field (every preset but
- * {@code sonyflake}) the runs do not overlap and are only put in order; otherwise they are merged.
+ * a merge of sorted runs ({@link StripeRuns}).
  */
 final class StripedGenerator implements IdGenerator {
 
@@ -35,26 +33,11 @@ final class StripedGenerator implements IdGenerator {
         long last;
         /** Whether the home stripe may still issue IDs at or below {@link #last}. */
         boolean behind;
-        /** The runs of the batch being gathered: first ID, length and stripe of each. */
-        long[] firsts = new long[8];
-        int[] lengths = new int[8];
-        int[] stripeOf = new int[8];
-        int runs;
+        /** The runs of the batch being gathered. */
+        final StripeRuns runs = new StripeRuns();
 
         Lane(int home) {
             this.home = home;
-        }
-
-        void add(int stripe, long first, int length) {
-            if (runs == firsts.length) {
-                firsts = Arrays.copyOf(firsts, runs * 2);
-                lengths = Arrays.copyOf(lengths, runs * 2);
-                stripeOf = Arrays.copyOf(stripeOf, runs * 2);
-            }
-            firsts[runs] = first;
-            lengths[runs] = length;
-            stripeOf[runs] = stripe;
-            runs++;
         }
     }
 
@@ -136,19 +119,20 @@ final class StripedGenerator implements IdGenerator {
         }
         Lane lane = lanes.get();
         SnowflakeGenerator home = stripes[lane.home];
-        lane.runs = 0;
+        StripeRuns runs = lane.runs;
+        runs.clear();
         IdUnavailableException homeFailure = null;
         try {
             long first = home.takeRun(n, lane.behind ? lane.last : 0, false);
             if (first != 0) {
                 int got = home.runLength(first, n);
                 if (got == n) { // the common case: what is left of the home stripe's tick
-                    fill(ids, from, first, n);
+                    StripeRuns.fill(ids, from, first, n, step);
                     lane.behind = false;
                     lane.last = ids[to - 1];
                     return;
                 }
-                lane.add(lane.home, first, got);
+                runs.add(lane.home, first, got);
             }
         } catch (IdUnavailableException e) {
             if (!worthAnother(e)) {
@@ -157,17 +141,12 @@ final class StripedGenerator implements IdGenerator {
             homeFailure = e;
         }
         gather(lane, n, homeFailure);
-        merge(lane, ids, from);
-        int top = 0; // the run that ends with the largest ID
-        for (int r = 1; r < lane.runs; r++) {
-            if (lastOf(lane, r) > lastOf(lane, top)) {
-                top = r;
-            }
-        }
+        runs.merge(ids, from, step, stripes.length);
+        int top = runs.stripeOfLargest(step);
         if (homeFailure != null) {
-            lane.home = lane.stripeOf[top];
+            lane.home = top;
         }
-        lane.behind = lane.stripeOf[top] != lane.home;
+        lane.behind = top != lane.home;
         lane.last = ids[to - 1];
     }
 
@@ -197,10 +176,7 @@ final class StripedGenerator implements IdGenerator {
         if (homeFailure != null) {
             failed[lane.home] = true;
         }
-        int filled = 0;
-        for (int r = 0; r < lane.runs; r++) {
-            filled += lane.lengths[r];
-        }
+        int filled = lane.runs.total();
         while (filled < n) {
             boolean wait = true;
             for (int j = 0; j < k && filled < n; j++) {
@@ -221,7 +197,7 @@ final class StripedGenerator implements IdGenerator {
                 }
                 if (first != 0) {
                     int got = stripes[s].runLength(first, n - filled);
-                    lane.add(s, first, got);
+                    lane.runs.add(s, first, got);
                     filled += got;
                     wait = false;
                 }
@@ -237,7 +213,7 @@ final class StripedGenerator implements IdGenerator {
                 try {
                     long first = stripes[s].takeRun(n - filled, lane.last, true);
                     int got = stripes[s].runLength(first, n - filled);
-                    lane.add(s, first, got);
+                    lane.runs.add(s, first, got);
                     filled += got;
                     wait = false;
                 } catch (IdUnavailableException e) {
@@ -267,82 +243,6 @@ final class StripedGenerator implements IdGenerator {
         return order;
     }
 
-    /**
-     * Writes the lane's runs into {@code ids[from..)}, ascending. Each run is sorted, and so are a
-     * stripe's runs in the order taken; runs that do not overlap are put in order, and otherwise
-     * the stripes' sequences are merged.
-     */
-    private void merge(Lane lane, long[] ids, int from) {
-        int r = lane.runs;
-        Integer[] byFirst = new Integer[r];
-        for (int i = 0; i < r; i++) {
-            byFirst[i] = i;
-        }
-        Arrays.sort(byFirst, (a, b) -> Long.compare(lane.firsts[a], lane.firsts[b]));
-        boolean apart = true;
-        for (int i = 1; i < r && apart; i++) {
-            int prev = byFirst[i - 1];
-            apart = lane.firsts[byFirst[i]] > lastOf(lane, prev);
-        }
-        if (apart) {
-            int at = from;
-            for (int i : byFirst) {
-                fill(ids, at, lane.firsts[i], lane.lengths[i]);
-                at += lane.lengths[i];
-            }
-            return;
-        }
-        // One cursor per stripe, over its runs in the order taken: a k-way merge.
-        int k = stripes.length;
-        int[][] runsOf = new int[k][];
-        int[] count = new int[k];
-        for (int i = 0; i < r; i++) {
-            count[lane.stripeOf[i]]++;
-        }
-        for (int s = 0; s < k; s++) {
-            runsOf[s] = new int[count[s]];
-            count[s] = 0;
-        }
-        for (int i = 0; i < r; i++) {
-            int s = lane.stripeOf[i];
-            runsOf[s][count[s]++] = i;
-        }
-        int[] run = new int[k];
-        int[] offset = new int[k];
-        int total = 0;
-        for (int i = 0; i < r; i++) {
-            total += lane.lengths[i];
-        }
-        for (int at = from; at < from + total; at++) {
-            int best = -1;
-            long min = Long.MAX_VALUE;
-            for (int s = 0; s < k; s++) {
-                if (run[s] < runsOf[s].length) {
-                    long v = lane.firsts[runsOf[s][run[s]]] + offset[s] * step;
-                    if (v < min) {
-                        min = v;
-                        best = s;
-                    }
-                }
-            }
-            ids[at] = min;
-            if (++offset[best] == lane.lengths[runsOf[best][run[best]]]) {
-                run[best]++;
-                offset[best] = 0;
-            }
-        }
-    }
-
-    private long lastOf(Lane lane, int run) {
-        return lane.firsts[run] + (lane.lengths[run] - 1) * step;
-    }
-
-    private void fill(long[] ids, int from, long first, int n) {
-        for (int i = 0; i < n; i++) {
-            ids[from + i] = first + i * step;
-        }
-    }
-
     /** The stripes, for tests that step their leases. */
     List<SnowflakeGenerator> stripes() {
         return List.of(stripes);
@@ -362,45 +262,7 @@ final class StripedGenerator implements IdGenerator {
             workers.add(s.workers().get(0));
             offset = s.clockOffsetMillis();
         }
-        return summary(layout(), workers, offset);
-    }
-
-    /** The generator's status from its workers' (see {@link GeneratorStatus#state()}). */
-    static GeneratorStatus summary(Layout layout, List<GeneratorStatus.Worker> workers,
-            long clockOffsetMillis) {
-        int issuing = 0;
-        int active = 0;
-        int lost = 0;
-        int released = 0;
-        long runway = Long.MAX_VALUE;
-        List<String> problems = new ArrayList<>();
-        for (int i = 0; i < workers.size(); i++) {
-            GeneratorStatus.Worker w = workers.get(i);
-            if (w.ready()) {
-                issuing++;
-                runway = Math.min(runway, w.runwayMillis());
-            }
-            active += w.ready() && w.state() == LeaseState.ACTIVE ? 1 : 0;
-            lost += w.state() == LeaseState.LOST ? 1 : 0;
-            released += w.state() == LeaseState.RELEASED ? 1 : 0;
-            if (!w.ready() || w.state() != LeaseState.ACTIVE) {
-                problems.add("stripe " + i + (w.workerId() < 0 ? "" : " (worker "
-                        + w.workerId() + ")") + " " + w.state() + ": " + w.detail());
-            }
-        }
-        int k = workers.size();
-        LeaseState state = active == k ? LeaseState.ACTIVE
-                : issuing > 0 ? LeaseState.DEGRADED
-                : lost > 0 ? LeaseState.LOST
-                : released == k ? LeaseState.RELEASED
-                : LeaseState.ACQUIRING;
-        String detail = active == k ? "holding workers " + String.join(", ", workers.stream()
-                .map(w -> Integer.toString(w.workerId())).toList()) + " of datacenter "
-                + workers.get(0).datacenterId()
-                : issuing + " of " + k + " workers issuing; " + String.join("; ", problems);
-        GeneratorStatus.Worker first = workers.get(0);
-        return new GeneratorStatus(state, layout, first.datacenterId(), first.workerId(),
-                issuing > 0 ? runway : 0, clockOffsetMillis, detail, workers);
+        return GeneratorStatus.ofStripes(layout(), workers, offset);
     }
 
     /** Closes every stripe: each releases its worker with its own final HWM. */

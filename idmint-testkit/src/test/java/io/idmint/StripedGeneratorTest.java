@@ -162,7 +162,8 @@ class StripedGeneratorTest {
             throws Exception {
         try (StripedGenerator g = Nodes.striped(registry, time, k)) {
             Minted m = mint(g, time, 2 * k, 20_000, 6_000, k);
-            assertThat(m.maxLeadMillis()).as("lead with sequence.max-lead 0").isLessThanOrEqualTo(0);
+            assertThat(m.maxLeadMillis()).as("lead with sequence.max-lead 0")
+                    .isLessThanOrEqualTo(0);
             assertThat(workersOf(g.layout(), m.all())).as("every worker issued").hasSize(k);
             assertThat(g.status().workers()).hasSize(k)
                     .allSatisfy(w -> assertThat(w.state()).isEqualTo(LeaseState.ACTIVE));
@@ -508,12 +509,12 @@ class StripedGeneratorTest {
                 0, "closed");
         Layout l = Layout.SNOWFLAKE;
 
-        GeneratorStatus all = StripedGenerator.summary(l, List.of(active, active), 0);
+        GeneratorStatus all = GeneratorStatus.ofStripes(l, List.of(active, active), 0);
         assertThat(all.state()).isEqualTo(LeaseState.ACTIVE);
         assertThat(all.ready()).isTrue();
         assertThat(all.detail()).isEqualTo("holding workers 1, 1 of datacenter 0");
 
-        GeneratorStatus some = StripedGenerator.summary(l, List.of(active, degraded, acquiring),
+        GeneratorStatus some = GeneratorStatus.ofStripes(l, List.of(active, degraded, acquiring),
                 -3);
         assertThat(some.state()).isEqualTo(LeaseState.DEGRADED);
         assertThat(some.ready()).isTrue();
@@ -523,11 +524,11 @@ class StripedGeneratorTest {
                 + "DEGRADED: renewal failed; stripe 2 ACQUIRING: all 32 worker IDs are held");
         assertThat(some.workers()).containsExactly(active, degraded, acquiring);
 
-        assertThat(StripedGenerator.summary(l, List.of(acquiring, lost), 0).state())
+        assertThat(GeneratorStatus.ofStripes(l, List.of(acquiring, lost), 0).state())
                 .isEqualTo(LeaseState.LOST);
-        assertThat(StripedGenerator.summary(l, List.of(acquiring, released), 0).state())
+        assertThat(GeneratorStatus.ofStripes(l, List.of(acquiring, released), 0).state())
                 .isEqualTo(LeaseState.ACQUIRING);
-        GeneratorStatus closed = StripedGenerator.summary(l, List.of(released, released), 0);
+        GeneratorStatus closed = GeneratorStatus.ofStripes(l, List.of(released, released), 0);
         assertThat(closed.state()).isEqualTo(LeaseState.RELEASED);
         assertThat(closed.ready()).isFalse();
         assertThat(closed.runwayMillis()).isZero();
