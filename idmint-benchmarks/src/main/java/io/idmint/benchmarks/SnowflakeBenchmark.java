@@ -77,15 +77,17 @@ import org.openjdk.jmh.infra.ThreadParams;
  *     -f 1 -wi 3 -w 2s -i 5 -r 2s -foe true
  * </pre>
  *
- * <p>Measured 2026-11-21 with that command on a quiet machine (before {@code idmintStriped}
- * existed): idmint 4,094,909 ops/s at 1 thread
- * and 4,097,837 at 2 (100.0% of the cap), lead at most 0 ms in every iteration;
- * {@code uuidRandom} 5.13 M / 2.91 M; {@code atomicLongIncrement} 462 M / 224 M. JDK 17.0.15
- * (Debian), JMH 1.37, 2 vCPU AMD EPYC (Firecracker VM, clocksource tsc). The cap is a wall-clock
- * limit: CPU taken by other processes lowers the idmint score directly.
+ * <p>Measured 2026-11-21 with {@code scripts/bench-snowflake} (the commands above) while the
+ * shared machine was quiet: {@code idmintStriped} at 2 threads 8,159,644 ops/s (1.992 x the
+ * cap), {@code idmintSnowflake} 4,094,423 at 2 threads and 4,096,954 at 1 (a rerun of the two
+ * idmint methods: the script's own 1-thread run lost CPU to other processes), lead at most 0 ms
+ * in every iteration, no duplicate; {@code uuidRandom} 4.95 M / 3.19 M;
+ * {@code atomicLongIncrement} 452 M / 257 M. JDK 17.0.15 (Debian), JMH 1.37, 2 vCPU AMD EPYC
+ * (Firecracker VM, clocksource tsc). The cap is a wall-clock limit: CPU taken by other
+ * processes lowers the idmint score directly.
  *
- * <p>The three are methods rather than one {@code @Param} because their state differs (a leased
- * worker with a per-iteration check against a bare counter); JMH still prints them in one table.
+ * <p>They are methods rather than one {@code @Param} because their state differs (leased
+ * workers with a per-iteration check against a bare counter); JMH still prints them in one table.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
