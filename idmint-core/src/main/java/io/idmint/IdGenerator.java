@@ -2,8 +2,10 @@ package io.idmint;
 
 /**
  * Mints unique, positive, k-sorted 64-bit IDs. Thread-safe. IDs from one generator are strictly
- * increasing in the order the calls return on one thread (with a shard field: per shard).
- * Close it to release its worker ID with the final high-water mark.
+ * increasing in the order the calls return on one thread (with a shard field: per shard). A
+ * generator on one worker also orders across threads: a call that starts after another
+ * returned gets greater IDs. One striped over several workers ({@link Snowflake#workers(int)})
+ * orders per thread only. Close it to release its worker ID(s) with the final high-water mark.
  */
 public interface IdGenerator extends AutoCloseable {
 
@@ -31,6 +33,19 @@ public interface IdGenerator extends AutoCloseable {
      *     no result (IDs taken before the failure are simply never used: IDs are not gapless)
      */
     void nextIds(long[] ids, int from, int to);
+
+    /**
+     * As {@link #nextIds(long[], int, int)}, with every ID above {@code above}: an ID this
+     * generator returned before, or 0. For a caller whose calls run one at a time but on
+     * different threads (a stream served by a thread pool): passing the last ID it got keeps
+     * its IDs increasing on a striped generator too. The default ignores {@code above}, which
+     * is right for a generator whose IDs increase across threads, such as one on one worker.
+     *
+     * @throws IdUnavailableException when no ID can be issued safely now
+     */
+    default void nextIds(long[] ids, int from, int to, long above) {
+        nextIds(ids, from, to);
+    }
 
     /** The layout IDs are minted in. */
     Layout layout();

@@ -69,10 +69,14 @@ final class LeasedWorker implements AutoCloseable {
 
     /**
      * The first acquisition, on the caller's thread, so that bad configuration (a layout or
-     * datacenter the registry refuses, corrupt state) fails the build loudly.
+     * datacenter the registry refuses, corrupt state) fails the build loudly; with
+     * {@code poolFullIsFatal}, so does a registry with no free worker ID (a striped build, which
+     * must not start with fewer workers than asked for).
+     *
+     * @throws IllegalStateException with the {@link RegistryException} as its cause
      */
-    synchronized void acquireOrThrow() {
-        RegistryException fatal = acquire();
+    synchronized void acquireOrThrow(boolean poolFullIsFatal) {
+        RegistryException fatal = acquire(poolFullIsFatal);
         if (fatal != null) {
             state = LeaseState.RELEASED;
             throw new IllegalStateException(fatal.getMessage(), fatal);
@@ -133,7 +137,7 @@ final class LeasedWorker implements AutoCloseable {
             return;
         }
         if (claim == null) {
-            acquire();
+            acquire(false);
         } else if (clockFaultMillis > 0) {
             long behind = clockFaultMillis;
             clockFaultMillis = 0;
@@ -153,7 +157,7 @@ final class LeasedWorker implements AutoCloseable {
      * the coldest free worker is tried once instead. Further ahead, the clock is what is wrong,
      * and the node waits (guarantee 2: pause rather than guess).
      */
-    private RegistryException acquire() {
+    private RegistryException acquire(boolean poolFullIsFatal) {
         boolean fail = generator.clockPolicy() == ClockPolicy.FAIL;
         long maxWait = generator.maxWaitMillis();
         long own = generator.lastRetiredMillis();
@@ -173,7 +177,9 @@ final class LeasedWorker implements AutoCloseable {
                 c = registry.claim(req);
             } catch (RegistryException e) {
                 setState(LeaseState.ACQUIRING, e.getMessage());
-                return e.retryable() ? null : e;
+                boolean fatal = !e.retryable()
+                        || poolFullIsFatal && e.kind() == RegistryException.Kind.POOL_FULL;
+                return fatal ? e : null;
             }
             now = time.currentTimeMillis();
             long ahead = c.hwmMillis() - now;

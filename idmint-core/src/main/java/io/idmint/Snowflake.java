@@ -5,6 +5,7 @@ import static io.idmint.Checks.requirePositive;
 import static io.idmint.Checks.requireUnset;
 
 import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +30,8 @@ public final class Snowflake {
     static final Duration DEFAULT_STORE_TIMEOUT = Duration.ofSeconds(15);
     static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
     static final Duration DEFAULT_MAX_WAIT = Duration.ofMillis(10);
+    /** The most workers one generator may stripe over (the {@code region} layout's pool). */
+    static final int MAX_WORKERS = 1024;
 
     private Layout layout;
     private WorkerRegistry registry;
@@ -36,6 +39,7 @@ public final class Snowflake {
     private Integer datacenterId;
     private String datacenterName;
     private Integer workerId;
+    private Integer workers;
     private TimeSource timeSource;
     private ClockPolicy clockPolicy;
     private Duration maxClockWait;
@@ -108,6 +112,29 @@ public final class Snowflake {
         requireUnset(this.workerId, "preferredWorkerId");
         requireArgument(workerId >= 0, "worker ID must be >= 0, got " + workerId);
         this.workerId = workerId;
+        return this;
+    }
+
+    /**
+     * How many worker IDs to lease and mint from at once (key {@code workers}), 1 to 1024 and at
+     * most the layout's worker IDs; default 1. One worker issues at most
+     * {@link Layout#idsPerSecond()} IDs (4,096,000 with the default layout); {@code k} workers
+     * issue up to {@code k} times that, each from its own lease and high-water mark.
+     *
+     * <p>With {@code k > 1} each thread is given one worker on its first call (round-robin), so
+     * threads on different workers never touch the same state. IDs are strictly increasing per
+     * <em>thread</em> (across single calls and batches), not across threads: two threads on
+     * different workers get IDs in no particular order relative to each other, still k-sorted
+     * by time. A batch ({@link IdGenerator#nextIds}) takes from other workers when its thread's
+     * worker has used up the current tick, and is returned sorted. A thread whose worker cannot
+     * issue (lease lost, runway used up) moves to another worker that can, above its last ID.
+     * Layouts with a shard field take {@code k = 1} only.
+     */
+    public Snowflake workers(int count) {
+        requireUnset(this.workers, "workers");
+        requireArgument(count >= 1 && count <= MAX_WORKERS, "workers must be from 1 to "
+                + MAX_WORKERS + ", got " + count);
+        this.workers = count;
         return this;
     }
 
@@ -207,7 +234,8 @@ public final class Snowflake {
      *
      * @throws IllegalArgumentException naming the bad setting
      * @throws IllegalStateException when the registry refuses this node's layout or datacenter,
-     *     or its stored state is unreadable
+     *     or its stored state is unreadable; with {@link #workers(int)} above 1, also when it has
+     *     fewer free worker IDs than asked for (the workers leased so far are released again)
      */
     public IdGenerator build() {
         requireArgument(registry != null, "no registry: pass one to registry(), e.g. "
@@ -235,21 +263,59 @@ public final class Snowflake {
                 + ") must be at least 3 x lease.keepalive (" + ka + ")");
         requireArgument(st.compareTo(ttl) <= 0, "lease.store-timeout (" + st
                 + ") must not exceed lease.ttl (" + ttl + ")");
-        Duration lead = maxLead != null ? maxLead : Duration.ZERO;
-        SnowflakeGenerator generator = new SnowflakeGenerator(l, time,
-                clockPolicy != null ? clockPolicy : ClockPolicy.FAIL,
-                maxClockWait != null ? maxClockWait : DEFAULT_MAX_WAIT,
-                lead.toMillis() / l.tickMillis(),
-                listener != null ? listener : GeneratorListener.NONE);
+        int k = workers != null ? workers : 1;
+        requireArgument(k <= l.maxWorkerId() + 1, "workers " + k + " exceeds the "
+                + (l.maxWorkerId() + 1) + " worker IDs of layout " + l + " (0.."
+                + l.maxWorkerId() + ")");
+        requireArgument(k == 1 || l.bits(Layout.Field.SHARD) == 0, "workers " + k
+                + " needs a layout without a shard field; layout " + l + " has one");
         Duration period = ka.compareTo(w.dividedBy(3)) < 0 ? ka : w.dividedBy(3);
         ClaimRequest request = new ClaimRequest(namespace != null ? namespace : "default",
                 l.spec(), dc, datacenterName != null ? datacenterName : "", l.maxWorkerId(),
                 preferred, ttl.toMillis(), holder());
-        LeasedWorker lease = new LeasedWorker(generator, registry, request, w, period, st,
-                listener != null ? listener : GeneratorListener.NONE);
-        lease.acquireOrThrow();
+        String thread = "idmint-lease-" + request.namespace() + "-dc" + dc;
+        if (k == 1) {
+            return start(l, time, request, w, period, st, thread, false);
+        }
+        SnowflakeGenerator[] stripes = new SnowflakeGenerator[k];
+        int leased = 0;
+        try {
+            for (; leased < k; leased++) {
+                // The preference is the first worker's; the others take the coldest free ones.
+                stripes[leased] = start(l, time, leased == 0 ? request
+                        : request.withoutPreference(), w, period, st, thread + "-" + leased, true);
+            }
+        } catch (RuntimeException e) {
+            for (int i = 0; i < leased; i++) {
+                stripes[i].close();
+            }
+            if (e.getCause() instanceof RegistryException r
+                    && r.kind() == RegistryException.Kind.POOL_FULL) {
+                throw new IllegalStateException("workers " + k + ": only " + leased
+                        + " worker IDs of datacenter " + dc + " were free in namespace "
+                        + request.namespace() + " (" + r.getMessage() + "); released them "
+                        + "again. Ask for fewer workers or free some worker IDs", r);
+            }
+            throw e;
+        }
+        return new StripedGenerator(stripes);
+    }
+
+    /** One generator on one leased worker, its first acquisition done on this thread. */
+    private SnowflakeGenerator start(Layout l, TimeSource time, ClaimRequest request,
+            Duration window, Duration period, Duration storeTimeout, String threadName,
+            boolean poolFullIsFatal) {
+        Duration lead = maxLead != null ? maxLead : Duration.ZERO;
+        GeneratorListener hooks = listener != null ? listener : GeneratorListener.NONE;
+        SnowflakeGenerator generator = new SnowflakeGenerator(l, time,
+                clockPolicy != null ? clockPolicy : ClockPolicy.FAIL,
+                maxClockWait != null ? maxClockWait : DEFAULT_MAX_WAIT,
+                lead.toMillis() / l.tickMillis(), hooks);
+        LeasedWorker lease = new LeasedWorker(generator, registry, request, window, period,
+                storeTimeout, hooks);
+        lease.acquireOrThrow(poolFullIsFatal);
         if (maintenanceThread) {
-            lease.start("idmint-lease-" + request.namespace() + "-dc" + dc);
+            lease.start(threadName);
         }
         return generator;
     }

@@ -97,7 +97,7 @@ final class SnowflakeGenerator implements IdGenerator {
 
     @Override
     public long nextId() {
-        return next(0, 1);
+        return next(0, 1, 0, true);
     }
 
     @Override
@@ -106,7 +106,7 @@ final class SnowflakeGenerator implements IdGenerator {
             throw new IllegalStateException("layout " + layout + " has no shard field; "
                     + "use nextId() or a layout with shard bits such as 'instagram'");
         }
-        return next(Math.floorMod(shardKey, shardCount) << shardShift, 1);
+        return next(Math.floorMod(shardKey, shardCount) << shardShift, 1, 0, true);
     }
 
     @Override
@@ -118,9 +118,9 @@ final class SnowflakeGenerator implements IdGenerator {
         int i = from;
         while (i < to) {
             int n = (int) Math.min(to - i, sequenceMask + 1);
-            long first = next(0, n);
+            long first = next(0, n, 0, true);
             // next() took min(n, what is left of the tick): IDs that differ only in the sequence.
-            long taken = Math.min(n, sequenceMask - ((first >>> sequenceShift) & sequenceMask) + 1);
+            int taken = runLength(first, n);
             for (int k = 0; k < taken; k++) {
                 ids[i++] = first + ((long) k << sequenceShift);
             }
@@ -129,9 +129,11 @@ final class SnowflakeGenerator implements IdGenerator {
 
     /**
      * Takes up to {@code want} consecutive sequence numbers of one tick (fewer when the tick has
-     * fewer left) and returns the ID of the first.
+     * fewer left) and returns the ID of the first. With a {@code floorId} other than 0, every ID
+     * taken is above it (a striped generator's per-thread order). With {@code wait} false, returns
+     * 0 instead of waiting for a later tick when this one is used up; nothing is taken then.
      */
-    private long next(long shardBits, int want) {
+    private long next(long shardBits, int want, long floorId, boolean wait) {
         for (;;) {
             Slot s = slot;
             long prev = s.state.get();
@@ -144,10 +146,11 @@ final class SnowflakeGenerator implements IdGenerator {
             // Read the clock after the state: a state written by a thread that read a later
             // clock then never looks like a clock step back (the time source is monotonic).
             long now = Math.floorDiv(time.currentTimeMillis() - epochMillis, tickMillis);
-            long candidate = Math.max(now << sequenceBits, prev + 1);
+            long low = floorId == 0 ? prev : Math.max(prev, stateBelow(s, floorId));
+            long candidate = Math.max(now << sequenceBits, low + 1);
             long tick = candidate >> sequenceBits;
             if (tick - now > maxLeadTicks) {
-                long behind = (prev >> sequenceBits) - now - maxLeadTicks;
+                long behind = (low >> sequenceBits) - now - maxLeadTicks;
                 if (behind > 0) {
                     long behindMillis = behind * tickMillis;
                     listener.onClockBehind(behindMillis);
@@ -157,7 +160,9 @@ final class SnowflakeGenerator implements IdGenerator {
                     }
                     if (clockPolicy == ClockPolicy.FAIL) {
                         LeasedWorker l = lease;
-                        if (l != null) {
+                        if (l != null && low == prev) {
+                            // This worker's own last ID is ahead: give it up. (A floor alone
+                            // is another worker's ID; that worker will see its own fault.)
                             l.clockFault(behindMillis);
                         }
                         throw new IdUnavailableException(Reason.CLOCK_BEHIND, "clock is "
@@ -167,6 +172,9 @@ final class SnowflakeGenerator implements IdGenerator {
                     }
                     // ClockPolicy.CONTINUE: issue on the logical clock, within the limit below.
                 } else {
+                    if (!wait) {
+                        return 0;
+                    }
                     listener.onSequenceWait();
                     await(tick - maxLeadTicks);
                     continue;
@@ -181,6 +189,50 @@ final class SnowflakeGenerator implements IdGenerator {
                         | s.nodeBits | shardBits;
             }
         }
+    }
+
+    /**
+     * The largest state whose successors all make IDs above {@code floorId} on slot {@code s}:
+     * time is the top field, so only the floor's own tick needs a look. In it, the slot's IDs
+     * grow with the sequence, which sits above or below the node fields depending on the layout.
+     */
+    private long stateBelow(Slot s, long floorId) {
+        long tick = floorId >>> timeShift;
+        long base = tick << timeShift | s.nodeBits;
+        if ((base | sequenceMask << sequenceShift) <= floorId) {
+            return tick << sequenceBits | sequenceMask; // the whole tick is at or below it
+        }
+        long lo = 0;
+        long hi = sequenceMask;
+        while (lo < hi) { // the first sequence number above the floor
+            long mid = (lo + hi) >>> 1;
+            if ((base | mid << sequenceShift) > floorId) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return (tick << sequenceBits | lo) - 1;
+    }
+
+    /**
+     * For a striped generator: up to {@code want} IDs of one tick above {@code floorId} (0: no
+     * floor), as the first ID; the rest follow it {@link #sequenceStep()} apart, {@link
+     * #runLength} of them. Returns 0 when {@code wait} is false and none can be had without
+     * waiting for a later tick.
+     */
+    long takeRun(int want, long floorId, boolean wait) {
+        return next(0, want, floorId, wait);
+    }
+
+    /** How many IDs a take of {@code want} that returned {@code first} got. */
+    int runLength(long first, int want) {
+        return (int) Math.min(want, sequenceMask - ((first >>> sequenceShift) & sequenceMask) + 1);
+    }
+
+    /** The difference between two IDs of one run. */
+    long sequenceStep() {
+        return 1L << sequenceShift;
     }
 
     private IdUnavailableException beyondLimit(Slot s, long tick) {

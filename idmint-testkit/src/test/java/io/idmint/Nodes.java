@@ -25,9 +25,26 @@ final class Nodes {
         return manual(registry, time, b -> b);
     }
 
-    /** One protocol step, as the maintenance thread would take it. */
+    /** A generator striped over {@code workers} workers, its leases stepped by the test. */
+    static StripedGenerator striped(WorkerRegistry registry, ManualTimeSource time, int workers,
+            UnaryOperator<Snowflake> config) {
+        Snowflake b = Snowflake.newBuilder().registry(registry).timeSource(time).workers(workers)
+                .withoutMaintenanceThread();
+        return (StripedGenerator) config.apply(b).build();
+    }
+
+    static StripedGenerator striped(WorkerRegistry registry, ManualTimeSource time,
+            int workers) {
+        return striped(registry, time, workers, b -> b);
+    }
+
+    /** One protocol step (of every worker), as the maintenance threads would take it. */
     static void step(IdGenerator g) {
-        ((SnowflakeGenerator) g).lease().maintain();
+        if (g instanceof StripedGenerator s) {
+            s.stripes().forEach(Nodes::step);
+        } else {
+            ((SnowflakeGenerator) g).lease().maintain();
+        }
     }
 
     static Duration ms(long millis) {

@@ -110,6 +110,9 @@ final class Config {
     static final Key<Integer> WORKER = key("worker", null, "N",
             "preferred worker ID, taken when free; without it the registry picks one",
             Config::nonNegativeInt);
+    static final Key<Integer> WORKERS = key("workers", "1", "N|auto",
+            "worker IDs serve leases and mints from in parallel, 1 to 1024; auto: one per "
+                    + "available processor", Config::workers);
     static final Key<String> REGISTRY = key("registry", "static:", "URI",
             "worker registry: static:, etcd://…, zk://…, jdbc:…", Config::text);
     static final Key<Path> DATA_DIR = key("data-dir", "./data", "DIR",
@@ -221,7 +224,7 @@ final class Config {
             MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN, RATE_LIMIT, SHUTDOWN_GRACE, CODES_KEY,
             SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
             SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE,
-            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER);
+            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER, WORKERS);
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
 
@@ -351,6 +354,20 @@ final class Config {
                 || Long.parseLong(s) > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("expected a whole number from 0 to "
                     + Integer.MAX_VALUE);
+        }
+        return Integer.parseInt(s);
+    }
+
+    /** A number of workers: 1 to 1024, or {@code auto} for one per available processor. */
+    static int workers(String text) {
+        String s = text.trim();
+        if (s.equalsIgnoreCase("auto")) {
+            return Runtime.getRuntime().availableProcessors();
+        }
+        if (s.isEmpty() || s.length() > 4 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Integer.parseInt(s) < 1 || Integer.parseInt(s) > 1024) {
+            throw new IllegalArgumentException("expected a whole number from 1 to 1024, or auto "
+                    + "(one per available processor)");
         }
         return Integer.parseInt(s);
     }

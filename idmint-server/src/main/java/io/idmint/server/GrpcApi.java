@@ -340,6 +340,11 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         private final ServerCallStreamObserver<NextIdsResponse> call;
         private final Caller caller = CALLER.get();
         private long remaining;
+        /**
+         * The last ID sent. Batches may be minted on different pool threads (one at a time), so
+         * each asks for IDs above it: a striped generator orders per thread only.
+         */
+        private long last;
         private volatile boolean over;
 
         IdStream(ServerCallStreamObserver<NextIdsResponse> call, long count) {
@@ -359,7 +364,8 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
                 while (!over && remaining > 0 && call.isReady() && !call.isCancelled()) {
                     int n = (int) Math.min(ids.length, remaining);
                     charge(caller, n);
-                    service.fill(ids, n);
+                    service.fill(ids, n, last);
+                    last = ids[n - 1];
                     call.onNext(response(ids, n));
                     remaining -= n;
                 }

@@ -74,6 +74,15 @@ final class IdService {
         issued.accept(n);
     }
 
+    /**
+     * As {@link #fill(long[], int)}, every ID above {@code above} (the last ID the caller got,
+     * or 0): keeps a stream increasing when its batches are minted on different threads.
+     */
+    void fill(long[] out, int n, long above) {
+        ids.nextIds(out, 0, n, above);
+        issued.accept(n);
+    }
+
     /** Checks a count against a limit, naming both when it is out of range. */
     static void checkCount(long count, long max) {
         if (count < 1 || count > max) {

@@ -42,7 +42,12 @@ import java.util.function.Supplier;
  *     {@code idmint_segment_fetch_seconds_count} / {@code _sum} (successful fetches and their
  *     time). Tags appear at run time, so their meters are registered at the scrape that first
  *     sees them, and removed when the generator drops a tag (one the store does not know).
+ * <li>{@code idmint_worker_id{stripe}}, {@code idmint_worker_lease_state{stripe,state}},
+ *     {@code idmint_worker_runway_seconds{stripe}}: each leased worker (one stripe per worker
+ *     with {@code workers} above 1); the worker ID is -1 while the stripe holds none.
  * </ul>
+ *
+ * <p>A scrape reads the generator's status once, and every gauge answers from that snapshot.
  */
 final class Metrics implements GeneratorListener {
 
@@ -61,6 +66,9 @@ final class Metrics implements GeneratorListener {
     private final Map<String, SegmentStats> segmentStats = new ConcurrentHashMap<>();
     // guarded by this
     private final Map<String, List<Meter>> segmentMeters = new HashMap<>();
+    private volatile Supplier<GeneratorStatus> source;
+    /** The status for the scrape in progress (scrapes are serialised), else null. */
+    private volatile GeneratorStatus scraped;
 
     @SuppressWarnings("unchecked")
     Metrics() {
@@ -85,7 +93,9 @@ final class Metrics implements GeneratorListener {
     }
 
     /** Adds the gauges that read the generator's status at each scrape. */
-    void bind(Supplier<GeneratorStatus> status) {
+    void bind(Supplier<GeneratorStatus> source) {
+        this.source = source;
+        Supplier<GeneratorStatus> status = this::snapshot;
         for (LeaseState s : LeaseState.values()) {
             Gauge.builder("idmint.lease.state", () -> status.get().state() == s ? 1 : 0)
                     .description("1 for the worker lease's current state, 0 for the others")
@@ -98,6 +108,33 @@ final class Metrics implements GeneratorListener {
         Gauge.builder("idmint.clock.offset", () -> status.get().clockOffsetMillis() / 1000.0)
                 .description("the wall clock minus the generator's clock")
                 .baseUnit("seconds").register(registry);
+        int stripes = source.get().workers().size();
+        for (int i = 0; i < stripes; i++) {
+            int stripe = i;
+            String tag = Integer.toString(i);
+            Gauge.builder("idmint.worker.id", () -> worker(stripe).workerId())
+                    .description("the worker ID a stripe holds; -1 while it holds none")
+                    .tag("stripe", tag).register(registry);
+            for (LeaseState s : LeaseState.values()) {
+                Gauge.builder("idmint.worker.lease.state", () -> worker(stripe).state() == s
+                                ? 1 : 0)
+                        .description("1 for a stripe's current lease state, 0 for the others")
+                        .tag("stripe", tag).tag("state", s.name()).register(registry);
+            }
+            Gauge.builder("idmint.worker.runway", () -> worker(stripe).runwayMillis() / 1000.0)
+                    .description("how long a stripe can still issue without a renewal")
+                    .tag("stripe", tag).baseUnit("seconds").register(registry);
+        }
+    }
+
+    private GeneratorStatus.Worker worker(int stripe) {
+        return snapshot().workers().get(stripe);
+    }
+
+    /** The status read for the scrape in progress, or a fresh one outside a scrape. */
+    private GeneratorStatus snapshot() {
+        GeneratorStatus s = scraped;
+        return s != null ? s : source.get();
     }
 
     /** Adds the meters of each segment tag, read from {@code stats} at each scrape. */
@@ -130,9 +167,14 @@ final class Metrics implements GeneratorListener {
     }
 
     /** The Prometheus text exposition. */
-    String scrape() {
+    synchronized String scrape() {
         refreshSegments();
-        return registry.scrape();
+        scraped = source == null ? null : source.get();
+        try {
+            return registry.scrape();
+        } finally {
+            scraped = null;
+        }
     }
 
     private synchronized void refreshSegments() {

@@ -29,14 +29,16 @@ final class Minter implements AutoCloseable {
      * @throws IllegalStateException when the registry refuses this node
      */
     static Minter open(Config config) {
-        return open(config, null, GeneratorListener.NONE);
+        return open(config, null, 1, GeneratorListener.NONE);
     }
 
     /**
      * As {@link #open(Config)}, preferring {@code defaultWorker} (or none, when null) when the
-     * configuration names no worker, and telling {@code listener} about the generator.
+     * configuration names no worker, minting from {@code workers} leased workers (the first
+     * one preferring that worker), and telling {@code listener} about the generator.
      */
-    static Minter open(Config config, Integer defaultWorker, GeneratorListener listener) {
+    static Minter open(Config config, Integer defaultWorker, int workers,
+            GeneratorListener listener) {
         WorkerRegistry registry = WorkerRegistries.open(config.get(Config.REGISTRY),
                 config.get(Config.DATA_DIR));
         try {
@@ -52,6 +54,7 @@ final class Minter implements AutoCloseable {
                     .keepaliveInterval(config.get(Config.LEASE_KEEPALIVE))
                     .storeTimeout(config.get(Config.LEASE_STORE_TIMEOUT))
                     .reservationWindow(config.get(Config.LEASE_RESERVATION))
+                    .workers(workers)
                     .listener(listener);
             String dcName = config.get(Config.DATACENTER_NAME);
             if (dcName != null) {

@@ -70,7 +70,8 @@ final class OpsEndpoints {
                         .add("datacenter", s.datacenterId()).add("worker", s.workerId())
                         .add("runway_ms", s.runwayMillis())
                         .add("clock_offset_ms", s.clockOffsetMillis())
-                        .add("detail", s.detail()).toString());
+                        .add("detail", s.detail())
+                        .addRaw("workers", workers(s)).toString());
             }
             case STATUS:
                 return Responses.json(res, 200, status());
@@ -104,6 +105,7 @@ final class OpsEndpoints {
                 .add("epoch_ms", layout.epochMillis())
                 .add("runway_ms", s.runwayMillis()).add("clock_offset_ms", s.clockOffsetMillis())
                 .add("detail", s.detail())
+                .addRaw("workers", workers(s))
                 .add("ids_issued", metrics.issuedTotal())
                 .add("max_count", service.maxCount())
                 .add("now_ms", time.currentTimeMillis())
@@ -120,6 +122,24 @@ final class OpsEndpoints {
                     .add("remaining", t.remaining())
                     .addRaw("next_ready", Boolean.toString(t.nextReady()))
                     .add("ranges", t.ranges()).add("fetch_failures", t.fetchFailures()));
+        }
+        return sb.append(']').toString();
+    }
+
+    /**
+     * Every worker the generator mints from, in stripe order: one for a single worker, one per
+     * stripe with {@code workers} above 1.
+     */
+    static String workers(GeneratorStatus s) {
+        StringBuilder sb = new StringBuilder("[");
+        for (GeneratorStatus.Worker w : s.workers()) {
+            if (sb.length() > 1) {
+                sb.append(',');
+            }
+            sb.append(new Json().add("datacenter", w.datacenterId()).add("worker", w.workerId())
+                    .add("state", w.state().name())
+                    .addRaw("ready", Boolean.toString(w.ready()))
+                    .add("runway_ms", w.runwayMillis()).add("detail", w.detail()));
         }
         return sb.append(']').toString();
     }

@@ -88,7 +88,8 @@ final class Server implements AutoCloseable {
         metrics.bindSegments(segments::stats);
         Minter minter;
         try {
-            minter = Minter.open(config, DEFAULT_WORKER, logging(metrics));
+            minter = Minter.open(config, DEFAULT_WORKER, config.get(Config.WORKERS),
+                    logging(metrics));
         } catch (RuntimeException e) {
             segments.close();
             throw e;
@@ -194,9 +195,12 @@ final class Server implements AutoCloseable {
     String banner() {
         GeneratorStatus s = service.status();
         String h = host.contains(":") ? "[" + host + "]" : host;
+        String workers = s.workers().size() == 1
+                ? "worker " + (s.workerId() < 0 ? "none yet: " + s.detail() : s.workerId())
+                : "workers " + String.join(",", s.workers().stream().map(w -> w.workerId() < 0
+                        ? "none yet" : Integer.toString(w.workerId())).toList());
         return "idmint serving http://" + h + ":" + httpPort + " grpc " + h + ":" + grpcPort()
-                + " (datacenter " + s.datacenterId() + ", worker "
-                + (s.workerId() < 0 ? "none yet: " + s.detail() : s.workerId()) + ", layout "
+                + " (datacenter " + s.datacenterId() + ", " + workers + ", layout "
                 + service.layout() + ")";
     }
 

@@ -45,6 +45,19 @@ class ConfigTest {
     }
 
     @Test
+    void workers_aWholeNumberFrom1To1024_orAutoForOnePerProcessor() {
+        assertThat(Config.load(Map.of(), Map.of(), null).get(Config.WORKERS)).isEqualTo(1);
+        assertThat(Config.workers("auto")).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(Config.workers(" 8 ")).isEqualTo(8);
+        assertThat(Config.workers("1024")).isEqualTo(1024);
+        for (String bad : new String[] {"0", "1025", "-1", "two", ""}) {
+            assertThatThrownBy(() -> Config.workers(bad)).as(bad)
+                    .hasMessage("expected a whole number from 1 to 1024, or auto (one per "
+                            + "available processor)");
+        }
+    }
+
+    @Test
     void key_namesMapToFlagAndEnvVar() {
         assertThat(Config.CLOCK_MAX_WAIT.flag()).isEqualTo("--clock-max-wait");
         assertThat(Config.CLOCK_MAX_WAIT.envVar()).isEqualTo("IDMINT_CLOCK_MAX_WAIT");

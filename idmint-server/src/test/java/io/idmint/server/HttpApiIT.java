@@ -344,9 +344,15 @@ class HttpApiIT {
         assertThat(r.status()).isEqualTo(200);
         Map<String, Object> body = r.json();
         assertThat(body.keySet()).containsExactly("state", "datacenter", "worker", "runway_ms",
-                "clock_offset_ms", "detail");
+                "clock_offset_ms", "detail", "workers");
         assertThat(body.get("state")).isEqualTo("ACTIVE");
         assertThat(body.get("worker")).isEqualTo(0L);
+        List<?> workers = (List<?>) body.get("workers");
+        assertThat(workers).hasSize(1);
+        Map<?, ?> worker = (Map<?, ?>) workers.get(0);
+        assertThat(worker.get("worker")).isEqualTo(0L);
+        assertThat(worker.get("state")).isEqualTo("ACTIVE");
+        assertThat(worker.get("ready")).isEqualTo(true);
         assertThat((Long) body.get("runway_ms")).isPositive();
         assertThat(r.header("retry-after")).isNull();
     }

@@ -39,7 +39,7 @@ final class IdmintProcesses implements AutoCloseable {
             Path.of("/usr/lib/faketime/libfaketime.so.1"));
 
     private static final Pattern BANNER = Pattern.compile("idmint serving http://127\\.0\\.0\\.1:"
-            + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+) \\(datacenter (-?\\d+), worker (.*), layout "
+            + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+) \\(datacenter (-?\\d+), workers? (.*), layout "
             + "(.*)\\)");
     /**
      * A client JVM that starts quickly: C1 only and the serial collector. Two cores run many of
@@ -82,8 +82,11 @@ final class IdmintProcesses implements AutoCloseable {
         final Process process;
         final String banner;
         final int port;
-        /** The worker the banner named, or -1 when it had none yet. */
+        /** The worker the banner named, or -1 when it had none yet (or named several). */
         final int bannerWorker;
+        /** The workers the banner named: one, or several with {@code --workers}. */
+        final String bannerWorkers;
+        final int grpcPort;
         final Http http;
         final Path stderr;
 
@@ -96,6 +99,8 @@ final class IdmintProcesses implements AutoCloseable {
             assertThat(m.matches()).as("banner of %s: %s", name, banner).isTrue();
             this.port = Integer.parseInt(m.group(1));
             this.bannerWorker = m.group(4).matches("\\d+") ? Integer.parseInt(m.group(4)) : -1;
+            this.bannerWorkers = m.group(4);
+            this.grpcPort = Integer.parseInt(m.group(2));
             this.http = new Http(port);
         }
 

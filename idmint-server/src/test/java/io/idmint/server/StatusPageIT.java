@@ -90,6 +90,24 @@ class StatusPageIT {
     }
 
     @Test
+    void page_withTwoWorkers_listsBoth(@TempDir Path stripedData) throws Exception {
+        assertThat(dumpDom("/")).contains("<tr class=\"worker-row\"><td>0</td><td>0</td>"
+                + "<td>0</td><td>ACTIVE (issuing)</td>");
+        Server striped = TestServers.start(stripedData, "workers=2");
+        try {
+            Http other = new Http(striped.httpPort());
+            String dom = dumpDom(other, "/");
+
+            assertThat(dom).contains("<dt id=\"worker-label\">workers</dt>", dd("worker", "0, 1"));
+            assertThat(dom).contains("<tr class=\"worker-row\"><td>0</td><td>0</td><td>0</td>"
+                    + "<td>ACTIVE (issuing)</td>", "<tr class=\"worker-row\"><td>1</td><td>0</td>"
+                    + "<td>1</td><td>ACTIVE (issuing)</td>");
+        } finally {
+            striped.close();
+        }
+    }
+
+    @Test
     void page_showsTheProblemDetailForABadId() throws Exception {
         String dom = dumpDom("/?decode=0xzz");
 
@@ -104,6 +122,10 @@ class StatusPageIT {
 
     /** Loads the page in headless Chromium, lets its script run, and returns the final DOM. */
     private String dumpDom(String path) throws IOException, InterruptedException {
+        return dumpDom(http, path);
+    }
+
+    private String dumpDom(Http http, String path) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(CHROMIUM, "--headless", "--no-sandbox",
                 "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -1,0 +1,287 @@
+package io.idmint;
+
+import io.idmint.IdUnavailableException.Reason;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Mints from several leased workers ({@link Snowflake#workers(int)}), one
+ * {@link SnowflakeGenerator} per worker: a <em>stripe</em>, with its own lease, HWM and CAS
+ * word. Each thread is given a home stripe on its first call, round-robin, and single IDs come
+ * from it alone, so threads on different stripes never contend and throughput grows with them.
+ *
+ * <p>Order is per thread: every ID a thread gets is above every ID it got before. The thread's
+ * {@link Lane} keeps its last ID. Its home stripe's IDs are above it by themselves (one
+ * generator's IDs always increase), except after a batch whose largest ID came from another
+ * stripe, or after a move to another stripe: then the lane is <em>behind</em>, and the next take
+ * asks the home stripe for an ID above the last one (waiting for the next tick at most). So the
+ * fast path reads one thread-confined flag and writes one thread-confined field.
+ *
+ * <p>A batch takes what is left of the home stripe's tick first. If that is not enough, it takes
+ * rounds over all stripes, lowest worker first, each giving what is left of its tick above the
+ * thread's last ID without waiting; only when a whole round gives nothing does it wait for the
+ * next tick, on the lowest worker. Each stripe's IDs increase in the order taken, so the batch is
+ * a merge of sorted runs ({@link StripeRuns}).
+ */
+final class StripedGenerator implements IdGenerator {
+
+    /** One thread's place. Only its own thread touches it. */
+    static final class Lane {
+        int home;
+        /** The last ID this thread got from this generator; 0 for none. */
+        long last;
+        /** Whether the home stripe may still issue IDs at or below {@link #last}. */
+        boolean behind;
+        /** The runs of the batch being gathered. */
+        final StripeRuns runs = new StripeRuns();
+
+        Lane(int home) {
+            this.home = home;
+        }
+    }
+
+    private final SnowflakeGenerator[] stripes;
+    private final long step;
+    private final AtomicInteger assigned = new AtomicInteger();
+    private final ThreadLocal<Lane> lanes;
+
+    StripedGenerator(SnowflakeGenerator[] stripes) {
+        this.stripes = stripes.clone();
+        this.step = stripes[0].sequenceStep();
+        this.lanes = ThreadLocal.withInitial(() -> new Lane(
+                Math.floorMod(assigned.getAndIncrement(), this.stripes.length)));
+    }
+
+    @Override
+    public long nextId() {
+        Lane lane = lanes.get();
+        long id;
+        try {
+            id = lane.behind ? stripes[lane.home].takeRun(1, lane.last, true)
+                    : stripes[lane.home].nextId();
+        } catch (IdUnavailableException e) {
+            return moveOn(lane, e);
+        }
+        lane.behind = false;
+        lane.last = id;
+        return id;
+    }
+
+    /**
+     * The home stripe cannot issue: takes one ID above the thread's last from the next stripe
+     * that can, and makes that the thread's home. If none can, throws the home's failure.
+     */
+    private long moveOn(Lane lane, IdUnavailableException homeFailure) {
+        if (!worthAnother(homeFailure)) {
+            throw homeFailure;
+        }
+        for (int i = 1; i < stripes.length; i++) {
+            int s = (lane.home + i) % stripes.length;
+            long id;
+            try {
+                id = stripes[s].takeRun(1, lane.last, true);
+            } catch (IdUnavailableException e) {
+                if (!worthAnother(e)) {
+                    throw e;
+                }
+                continue;
+            }
+            lane.home = s;
+            lane.behind = false;
+            lane.last = id;
+            return id;
+        }
+        throw homeFailure;
+    }
+
+    /** Whether another stripe may succeed where one failed for this reason. */
+    private static boolean worthAnother(IdUnavailableException e) {
+        return e.reason() != Reason.INTERRUPTED && e.reason() != Reason.CLOSED
+                && e.reason() != Reason.TIME_EXHAUSTED;
+    }
+
+    @Override
+    public long nextId(long shardKey) {
+        // Striping is refused for layouts with a shard field, so this always explains why not.
+        return stripes[0].nextId(shardKey);
+    }
+
+    @Override
+    public void nextIds(long[] ids, int from, int to) {
+        if (from < 0 || to > ids.length || from > to) {
+            throw new IndexOutOfBoundsException("range [" + from + ", " + to + ") of an array of "
+                    + ids.length);
+        }
+        int n = to - from;
+        if (n == 0) {
+            return;
+        }
+        Lane lane = lanes.get();
+        SnowflakeGenerator home = stripes[lane.home];
+        StripeRuns runs = lane.runs;
+        runs.clear();
+        IdUnavailableException homeFailure = null;
+        try {
+            long first = home.takeRun(n, lane.behind ? lane.last : 0, false);
+            if (first != 0) {
+                int got = home.runLength(first, n);
+                if (got == n) { // the common case: what is left of the home stripe's tick
+                    StripeRuns.fill(ids, from, first, n, step);
+                    lane.behind = false;
+                    lane.last = ids[to - 1];
+                    return;
+                }
+                runs.add(lane.home, first, got);
+            }
+        } catch (IdUnavailableException e) {
+            if (!worthAnother(e)) {
+                throw e;
+            }
+            homeFailure = e;
+        }
+        gather(lane, n, homeFailure);
+        runs.merge(ids, from, step, stripes.length);
+        int top = runs.stripeOfLargest(step);
+        if (homeFailure != null) {
+            lane.home = top;
+        }
+        lane.behind = top != lane.home;
+        lane.last = ids[to - 1];
+    }
+
+    @Override
+    public void nextIds(long[] ids, int from, int to, long above) {
+        Lane lane = lanes.get();
+        if (above > lane.last) {
+            // Raising the thread's floor only makes its order stricter.
+            lane.last = above;
+            lane.behind = true;
+        }
+        nextIds(ids, from, to);
+    }
+
+    /**
+     * Takes runs until the lane holds {@code n} IDs, all above the thread's last ID: rounds over
+     * the stripes, lowest worker first, without waiting; after a round that gave nothing, waits
+     * for the next tick on the lowest worker that can issue.
+     *
+     * @throws IdUnavailableException when no stripe can issue: the home's failure, else the first
+     */
+    private void gather(Lane lane, int n, IdUnavailableException homeFailure) {
+        int k = stripes.length;
+        int[] order = byWorker();
+        boolean[] failed = new boolean[k];
+        IdUnavailableException failure = homeFailure;
+        if (homeFailure != null) {
+            failed[lane.home] = true;
+        }
+        int filled = lane.runs.total();
+        while (filled < n) {
+            boolean wait = true;
+            for (int j = 0; j < k && filled < n; j++) {
+                int s = order[j];
+                if (failed[s]) {
+                    continue;
+                }
+                long first;
+                try {
+                    first = stripes[s].takeRun(n - filled, lane.last, false);
+                } catch (IdUnavailableException e) {
+                    if (!worthAnother(e)) {
+                        throw e;
+                    }
+                    failure = failure != null ? failure : e;
+                    failed[s] = true;
+                    continue;
+                }
+                if (first != 0) {
+                    int got = stripes[s].runLength(first, n - filled);
+                    lane.runs.add(s, first, got);
+                    filled += got;
+                    wait = false;
+                }
+            }
+            for (int j = 0; wait && filled < n; j++) {
+                if (j == k) {
+                    throw failure;
+                }
+                int s = order[j];
+                if (failed[s]) {
+                    continue;
+                }
+                try {
+                    long first = stripes[s].takeRun(n - filled, lane.last, true);
+                    int got = stripes[s].runLength(first, n - filled);
+                    lane.runs.add(s, first, got);
+                    filled += got;
+                    wait = false;
+                } catch (IdUnavailableException e) {
+                    if (!worthAnother(e)) {
+                        throw e;
+                    }
+                    failure = failure != null ? failure : e;
+                    failed[s] = true;
+                }
+            }
+        }
+    }
+
+    /** Stripe indexes by their current worker ID, lowest first (IDs of a tick grow with it). */
+    private int[] byWorker() {
+        int[] order = new int[stripes.length];
+        int[] worker = new int[stripes.length];
+        for (int i = 0; i < order.length; i++) {
+            worker[i] = stripes[i].slot().workerId;
+            int j = i;
+            while (j > 0 && worker[order[j - 1]] > worker[i]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = i;
+        }
+        return order;
+    }
+
+    /** The stripes, for tests that step their leases. */
+    List<SnowflakeGenerator> stripes() {
+        return List.of(stripes);
+    }
+
+    @Override
+    public Layout layout() {
+        return stripes[0].layout();
+    }
+
+    @Override
+    public GeneratorStatus status() {
+        List<GeneratorStatus.Worker> workers = new ArrayList<>(stripes.length);
+        long offset = 0;
+        for (SnowflakeGenerator g : stripes) {
+            GeneratorStatus s = g.status();
+            workers.add(s.workers().get(0));
+            offset = s.clockOffsetMillis();
+        }
+        return GeneratorStatus.ofStripes(layout(), workers, offset);
+    }
+
+    /** Closes every stripe: each releases its worker with its own final HWM. */
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        for (SnowflakeGenerator g : stripes) {
+            try {
+                g.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
