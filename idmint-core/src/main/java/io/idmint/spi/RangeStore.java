@@ -28,8 +28,9 @@ public interface RangeStore extends AutoCloseable {
      * @throws IllegalArgumentException when {@code size} is negative
      * @throws RegistryException {@link RegistryException.Kind#UNAVAILABLE} when the store did not
      *     answer or the outcome is unknown: the values may or may not be taken, so they are lost;
-     *     {@link RegistryException.Kind#CORRUPT} when the stored value is unreadable or the tag's
-     *     values would overflow
+     *     {@link RegistryException.Kind#CORRUPT} when the stored value is unreadable, the tag's
+     *     values would overflow, or the store is set up so that it could forget an allocation
+     *     (e.g. a Redis without an fsynced append-only file): only an operator can fix these
      */
     Range allocate(String tag, long size) throws RegistryException;
 
