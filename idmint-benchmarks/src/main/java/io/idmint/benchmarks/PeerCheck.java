@@ -124,7 +124,8 @@ public final class PeerCheck {
         return duplicates == 0;
     }
 
-    private static long duplicates(long[][] perThread) {
+    /** How many IDs equal one before them in sorted order (k copies of one ID count k - 1). */
+    static long duplicates(long[][] perThread) {
         long[] all = Arrays.stream(perThread).flatMapToLong(Arrays::stream).toArray();
         Arrays.parallelSort(all);
         long duplicates = 0;
@@ -136,7 +137,8 @@ public final class PeerCheck {
         return duplicates;
     }
 
-    private static long duplicates(UUID[][] perThread) {
+    /** As {@link #duplicates(long[][])}, for UUIDs. */
+    static long duplicates(UUID[][] perThread) {
         UUID[] all = Arrays.stream(perThread).flatMap(Arrays::stream).toArray(UUID[]::new);
         // UUID's order compares signed halves: not time order, but a total order, which is
         // all that finding equal neighbours needs.
