@@ -81,6 +81,7 @@ final class Peer implements AutoCloseable {
     static Peer open(String impl) throws IOException {
         return switch (impl) {
             case "idmint" -> idmint(impl, b -> b);
+            case "idmintStriped" -> idmint(impl, b -> b.workers(2));
             case "idmintSegment" -> idmintSegment(impl);
             case "cosidSnowflake" -> cosidSnowflake(impl);
             case "cosidSegmentChain" -> cosidSegmentChain(impl);

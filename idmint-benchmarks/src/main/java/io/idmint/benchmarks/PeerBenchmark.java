@@ -27,6 +27,8 @@ import org.openjdk.jmh.infra.ThreadParams;
  * <ul>
  *   <li>{@code idmint}: one Snowflake worker from the static registry (layout {@code snowflake},
  *       4096 IDs/ms, waits for the next ms when they are used up: cap 4,096,000 IDs/s).
+ *   <li>{@code idmintStriped}: the same with {@code workers(2)}: two leased workers, one home
+ *       worker per thread (cap 2 x 4,096,000 IDs/s at 2 threads).
  *   <li>{@code idmintSegment}: {@code Segments} on the testkit's in-memory range store.
  *   <li>{@code cosidSnowflake}: CosId 2.13.3 {@code MillisecondSnowflakeId} (41/10/12 bits).
  *   <li>{@code cosidSegmentChain}: CosId {@code SegmentChainId} on its in-memory distributor.
@@ -69,7 +71,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 public class PeerBenchmark {
 
     /** The generator under test: a name {@link Peer#open} knows. */
-    @Param({"idmint", "idmintSegment", "cosidSnowflake", "cosidSegmentChain", "tsid", "hutool",
+    @Param({"idmint", "idmintStriped", "idmintSegment", "cosidSnowflake", "cosidSegmentChain", "tsid", "hutool",
         "yitter", "uuidV7", "jdkRandomUuid", "jdkAtomicLong"})
     public String impl;
 
