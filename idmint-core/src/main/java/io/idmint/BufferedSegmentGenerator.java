@@ -20,18 +20,21 @@ final class BufferedSegmentGenerator implements SegmentGenerator {
     private final long fetchTimeoutNanos;
     private final boolean autoCreate;
     private final SegmentOrder order;
+    private final boolean fetchOnCallerThread;
     private final ConcurrentHashMap<String, TagBuffer> tags = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor fetcher;
     private volatile boolean closed;
 
     BufferedSegmentGenerator(RangeStore store, TimeSource time, StepPolicy steps,
-            long fetchTimeoutNanos, boolean autoCreate, SegmentOrder order) {
+            long fetchTimeoutNanos, boolean autoCreate, SegmentOrder order,
+            boolean fetchOnCallerThread) {
         this.store = store;
         this.time = time;
         this.steps = steps;
         this.fetchTimeoutNanos = fetchTimeoutNanos;
         this.autoCreate = autoCreate;
         this.order = order;
+        this.fetchOnCallerThread = fetchOnCallerThread;
         AtomicInteger n = new AtomicInteger();
         // A few threads so that one slow tag does not hold up the prefetch of the others; idle
         // threads end, so an unused generator holds none.
@@ -121,6 +124,13 @@ final class BufferedSegmentGenerator implements SegmentGenerator {
 
     /** Runs a fetch on the generator's threads; false when closed. */
     boolean submit(Runnable fetch) {
+        if (fetchOnCallerThread) {
+            if (closed) {
+                return false;
+            }
+            fetch.run();
+            return true;
+        }
         try {
             fetcher.execute(fetch);
             return true;

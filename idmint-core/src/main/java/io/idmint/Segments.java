@@ -43,6 +43,7 @@ public final class Segments {
     private Duration fetchTimeout;
     private Boolean autoCreate;
     private SegmentOrder order;
+    private boolean fetchOnCallerThread;
 
     private Segments() {
     }
@@ -137,6 +138,15 @@ public final class Segments {
     }
 
     /**
+     * For tests: fetch on the caller's thread, holding the tag's lock, instead of on the
+     * generator's threads, so that a model checker that schedules only the callers can run it.
+     */
+    Segments fetchOnCallerThread() {
+        this.fetchOnCallerThread = true;
+        return this;
+    }
+
+    /**
      * Validates the whole configuration and returns the running generator. No range is fetched
      * until a tag is first asked for.
      *
@@ -160,7 +170,8 @@ public final class Segments {
                 new StepPolicy(initial, min, max,
                         (target != null ? target : DEFAULT_TARGET).toNanos()),
                 (fetchTimeout != null ? fetchTimeout : DEFAULT_FETCH_TIMEOUT).toNanos(),
-                autoCreate != null && autoCreate, order != null ? order : SegmentOrder.ISSUE);
+                autoCreate != null && autoCreate, order != null ? order : SegmentOrder.ISSUE,
+                fetchOnCallerThread);
     }
 
     private static long requireStep(long step, String key) {

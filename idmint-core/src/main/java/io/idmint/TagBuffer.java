@@ -151,6 +151,9 @@ final class TagBuffer implements SegmentSequence {
                     lastFailure = null;
                     startFetch();
                     attempted = true;
+                    if (!fetching) {
+                        continue;   // fetched on this thread (or refused): no need to wait
+                    }
                 }
                 if (now - deadline >= 0) {
                     throw new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "segment tag '" + tag
