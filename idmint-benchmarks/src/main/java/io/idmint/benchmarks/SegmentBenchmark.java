@@ -1,0 +1,129 @@
+package io.idmint.benchmarks;
+
+import static me.ahoo.cosid.segment.IdSegment.TIME_TO_LIVE_FOREVER;
+
+import io.idmint.SegmentGenerator;
+import io.idmint.SegmentOrder;
+import io.idmint.SegmentSequence;
+import io.idmint.Segments;
+import io.idmint.testkit.InMemoryRangeStore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import me.ahoo.cosid.segment.DefaultSegmentId;
+import me.ahoo.cosid.segment.IdSegmentDistributor;
+import me.ahoo.cosid.segment.SegmentChainId;
+import me.ahoo.cosid.segment.concurrent.PrefetchWorkerExecutorService;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Throughput of one segment sequence shared by all benchmark threads, idmint beside CosId 2.13.3
+ * and the JDK's ceiling, at 1 and at 2 threads ({@code oneThread}, {@code twoThreads}) and at
+ * steps of 100, 1,000 and 10,000 IDs a range, all in one run:
+ *
+ * <ul>
+ *   <li>{@code idmint}: {@link SegmentSequence#next()} of a handle from
+ *       {@link SegmentGenerator#sequence(String)}, default order ({@link SegmentOrder#ISSUE}:
+ *       IDs in the order the calls take them).
+ *   <li>{@code idmintRelaxed}: the same with {@link SegmentOrder#RELAXED} (each thread serves a
+ *       block of its own: unique, increasing per thread, not in issue order across threads).
+ *   <li>{@code cosidChain}: CosId's {@link SegmentChainId#generate()}, configured as in CosId's
+ *       own {@code SegmentIdBenchmark} (safe distance 10, the shared prefetch executor).
+ *   <li>{@code cosidDefault}: CosId's {@link DefaultSegmentId#generate()}.
+ *   <li>{@code atomicLong}: {@link AtomicLong#incrementAndGet()} on one shared counter, the
+ *       ceiling of a shared counter ({@code step} does not apply; it runs once per step).
+ * </ul>
+ *
+ * <p>The stores are in memory, so that the hot paths are measured, not a database: idmint's
+ * {@link InMemoryRangeStore} (the testkit's) with the tag created at {@code step}, CosId's
+ * {@link IdSegmentDistributor.Atomic} with {@code step}. Both adapt under load as they are built
+ * to: idmint doubles the step of a range that lasted under its target duration (up to its
+ * default {@code maxStep}, 1,000,000), CosId widens its prefetch distance when hungry, merging
+ * segments. {@code step} is thus the step each starts from, and what a slow-fetching store
+ * would pin.
+ *
+ * <p>Targets: {@code idmint} above {@code cosidChain} at every point; {@code idmintRelaxed} at
+ * least 4 x {@code cosidChain} at 2 threads. Build and run ({@code scripts/bench-segments} does
+ * both and prints each implementation's ratio to {@code cosidChain}):
+ *
+ * <pre>
+ * ./mvnw -B -q -pl idmint-benchmarks -am package -DskipTests
+ * java -jar idmint-benchmarks/target/benchmarks.jar SegmentBenchmark \
+ *     -f 1 -wi 3 -w 1s -i 5 -r 1s -foe true
+ * </pre>
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@State(Scope.Benchmark)
+public class SegmentBenchmark {
+
+    @Param({"idmint", "idmintRelaxed", "cosidChain", "cosidDefault", "atomicLong"})
+    public String impl;
+
+    /** IDs a range: idmint's tag step, CosId's distributor step. */
+    @Param({"100", "1000", "10000"})
+    public int step;
+
+    private LongSupplier ids;
+    private SegmentGenerator generator;
+
+    @Setup(Level.Trial)
+    public void open() throws Exception {
+        switch (impl) {
+            case "idmint" -> ids = idmint(SegmentOrder.ISSUE);
+            case "idmintRelaxed" -> ids = idmint(SegmentOrder.RELAXED);
+            case "cosidChain" -> ids = new SegmentChainId(TIME_TO_LIVE_FOREVER, 10,
+                    new IdSegmentDistributor.Atomic(step),
+                    PrefetchWorkerExecutorService.DEFAULT)::generate;
+            case "cosidDefault" ->
+                ids = new DefaultSegmentId(new IdSegmentDistributor.Atomic(step))::generate;
+            case "atomicLong" -> ids = new AtomicLong()::incrementAndGet;
+            default -> throw new IllegalArgumentException("unknown impl " + impl);
+        }
+        if (ids.getAsLong() < 0) {
+            throw new IllegalStateException(impl + " gave a negative ID");
+        }
+    }
+
+    private LongSupplier idmint(SegmentOrder order) throws Exception {
+        InMemoryRangeStore store = new InMemoryRangeStore();
+        store.create("bench", 1, step);
+        generator = Segments.newBuilder().store(store).order(order).build();
+        return generator.sequence("bench")::next;
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        if (generator != null) {
+            generator.close();
+        }
+    }
+
+    @Benchmark
+    @Threads(1)
+    public long oneThread() {
+        return ids.getAsLong();
+    }
+
+    @Benchmark
+    @Threads(2)
+    public long twoThreads() {
+        return ids.getAsLong();
+    }
+}
