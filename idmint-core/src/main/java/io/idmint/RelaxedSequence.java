@@ -12,13 +12,19 @@ final class RelaxedSequence implements SegmentSequence {
     /** The largest block; beyond it the atomic add costs under a thousandth of a call. */
     static final int MAX_BLOCK = 1_024;
 
-    /** One thread's block {@code [next, end)} of {@code range}; touched by that thread only. */
+    /**
+     * One thread's block {@code [next, end)} of {@code range}; touched by that thread only. Padded
+     * like {@link ServedRange}: {@code next} is written on every call, and two threads' blocks
+     * may sit side by side in memory (a collector copies them so).
+     */
     static final class Block {
-        ServedRange range;
+        long p01, p02, p03, p04, p05, p06, p07;
         long next;
         long end;
         /** The size of the next block, before the range's own bound. */
         long size = 1;
+        long p11, p12, p13, p14, p15, p16, p17;
+        ServedRange range;
     }
 
     private final TagBuffer buffer;

@@ -6,6 +6,11 @@ import java.lang.invoke.VarHandle;
 /**
  * A leased range {@code [start, end)} being served by a {@link TagBuffer}. Its cursor is the next
  * value to hand out and only goes up; it may run past the end, which means used up.
+ *
+ * <p>Every caller's atomic add moves the cursor's cache line between cores; the fields read right
+ * after it ({@code end}, {@code prefetchAt}) share that line, and 56 bytes of padding on each
+ * side keep every other object off it (HotSpot lays out fields of one size in declaration
+ * order), so a caller that reads, say, {@code TagBuffer.current} does not pull the line away.
  */
 final class ServedRange {
 
@@ -19,12 +24,14 @@ final class ServedRange {
         }
     }
 
+    long p01, p02, p03, p04, p05, p06, p07;
     final long start;
     final long end;
     /** The value whose taker starts the fetch of the next range. */
     final long prefetchAt;
     /** A field of its own rather than an AtomicLong: one load less on every call. */
     private volatile long cursor;
+    long p11, p12, p13, p14, p15, p16, p17;
 
     ServedRange(long start, long end) {
         this.start = start;

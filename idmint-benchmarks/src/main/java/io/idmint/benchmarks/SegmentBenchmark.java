@@ -108,9 +108,14 @@ public class SegmentBenchmark {
         return generator.sequence("bench")::next;
     }
 
+    /**
+     * Prints idmint's counters, to show how much the store was asked: {@code [stats] ranges}
+     * fetched, the last step (adaptation), and whether the next range was in (no caller waited).
+     */
     @TearDown(Level.Trial)
     public void close() {
         if (generator != null) {
+            System.err.println("[stats] " + impl + " step " + step + ": " + generator.stats());
             generator.close();
         }
     }
