@@ -7,10 +7,10 @@ import java.lang.invoke.VarHandle;
  * A leased range {@code [start, end)} being served by a {@link TagBuffer}. Its cursor is the next
  * value to hand out and only goes up; it may run past the end, which means used up.
  *
- * <p>Every caller's atomic add moves the cursor's cache line between cores; the fields read right
- * after it ({@code end}, {@code prefetchAt}) share that line, and 56 bytes of padding on each
- * side keep every other object off it (HotSpot lays out fields of one size in declaration
- * order), so a caller that reads, say, {@code TagBuffer.current} does not pull the line away.
+ * <p>Every caller's atomic add moves the cursor's cache line between cores. The cursor has that
+ * line to itself: 56 bytes of padding on each side (HotSpot lays out fields of one size in
+ * declaration order) keep the fields read on every call, here and in other objects, on lines
+ * that stay shared in every core's cache, so a call costs one transfer of the line, not two.
  */
 final class ServedRange {
 
@@ -29,9 +29,10 @@ final class ServedRange {
     final long end;
     /** The value whose taker starts the fetch of the next range. */
     final long prefetchAt;
+    long p11, p12, p13, p14, p15, p16, p17;
     /** A field of its own rather than an AtomicLong: one load less on every call. */
     private volatile long cursor;
-    long p11, p12, p13, p14, p15, p16, p17;
+    long p21, p22, p23, p24, p25, p26, p27;
 
     ServedRange(long start, long end) {
         this.start = start;

@@ -43,8 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code cosidChain}: CosId's {@link SegmentChainId#generate()}, configured as in CosId's
  *       own {@code SegmentIdBenchmark} (safe distance 10, the shared prefetch executor).
  *   <li>{@code cosidDefault}: CosId's {@link DefaultSegmentId#generate()}.
- *   <li>{@code atomicLong}: {@link AtomicLong#incrementAndGet()} on one shared counter, the
- *       ceiling of a shared counter ({@code step} does not apply; it runs once per step).
+ *   <li>{@code atomicLong}: {@link AtomicLong#incrementAndGet()} on one shared counter, alone on
+ *       its cache line: the ceiling of any scheme with one shared counter ({@code step} does not
+ *       apply; it runs once per step).
  * </ul>
  *
  * <p>The stores are in memory, so that the hot paths are measured, not a database: idmint's
@@ -82,6 +83,7 @@ public class SegmentBenchmark {
 
     private LongSupplier ids;
     private SegmentGenerator generator;
+    private final long[][] padding = new long[2][];
 
     @Setup(Level.Trial)
     public void open() throws Exception {
@@ -93,12 +95,24 @@ public class SegmentBenchmark {
                     PrefetchWorkerExecutorService.DEFAULT)::generate;
             case "cosidDefault" ->
                 ids = new DefaultSegmentId(new IdSegmentDistributor.Atomic(step))::generate;
-            case "atomicLong" -> ids = new AtomicLong()::incrementAndGet;
+            case "atomicLong" -> ids = isolatedCounter()::incrementAndGet;
             default -> throw new IllegalArgumentException("unknown impl " + impl);
         }
         if (ids.getAsLong() < 0) {
             throw new IllegalStateException(impl + " gave a negative ID");
         }
+    }
+
+    /**
+     * An {@link AtomicLong} alone on its cache line, so that the ceiling is one: allocated between
+     * two arrays, it would otherwise share its line with the method reference's captured field,
+     * which every call reads, and each call would move the line twice.
+     */
+    private AtomicLong isolatedCounter() {
+        padding[0] = new long[16];
+        AtomicLong counter = new AtomicLong();
+        padding[1] = new long[16];
+        return counter;
     }
 
     private LongSupplier idmint(SegmentOrder order) throws Exception {
