@@ -51,10 +51,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The stores are in memory, so that the hot paths are measured, not a database: idmint's
  * {@link InMemoryRangeStore} (the testkit's) with the tag created at {@code step}, CosId's
  * {@link IdSegmentDistributor.Atomic} with {@code step}. Both adapt under load as they are built
- * to: idmint doubles the step of a range that lasted under its target duration (up to its
- * default {@code maxStep}, 1,000,000), CosId widens its prefetch distance when hungry, merging
- * segments. {@code step} is thus the step each starts from, and what a slow-fetching store
- * would pin.
+ * to: idmint doubles the step of a range that lasted under its target duration, CosId widens its
+ * prefetch distance when hungry, merging segments, so {@code step} is the step each starts from.
+ * idmint's {@code maxStep} is raised to 2^30 ({@code maxStep} param), as for any tag drawn from at
+ * hundreds of millions a second: at the default, 1,000,000, a range lasts 2 to 3 ms here, and a
+ * prefetch that the scheduler runs late because both cores are busy with the benchmark threads
+ * makes callers wait (run {@code -p maxStep=1000000} to see it; {@code [stats]} shows the mean
+ * fetch time as {@code fetchNanos / ranges}).
  *
  * <p>Targets: {@code idmint} above {@code cosidChain} at every point; {@code idmintRelaxed} at
  * least 4 x {@code cosidChain} at 2 threads. Build and run ({@code scripts/bench-segments} does
@@ -80,6 +83,10 @@ public class SegmentBenchmark {
     /** IDs a range: idmint's tag step, CosId's distributor step. */
     @Param({"100", "1000", "10000"})
     public int step;
+
+    /** idmint's largest step, to which adaptation grows the step under this load. */
+    @Param("1073741824")
+    public long maxStep;
 
     private LongSupplier ids;
     private SegmentGenerator generator;
@@ -118,7 +125,7 @@ public class SegmentBenchmark {
     private LongSupplier idmint(SegmentOrder order) throws Exception {
         InMemoryRangeStore store = new InMemoryRangeStore();
         store.create("bench", 1, step);
-        generator = Segments.newBuilder().store(store).order(order).build();
+        generator = Segments.newBuilder().store(store).maxStep(maxStep).order(order).build();
         return generator.sequence("bench")::next;
     }
 
