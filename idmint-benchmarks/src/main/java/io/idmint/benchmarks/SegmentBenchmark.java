@@ -40,6 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       IDs in the order the calls take them).
  *   <li>{@code idmintRelaxed}: the same with {@link SegmentOrder#RELAXED} (each thread serves a
  *       block of its own: unique, increasing per thread, not in issue order across threads).
+ *   <li>{@code idmintByName}: {@link SegmentGenerator#next(String)}, issue order: what the handle
+ *       saves, the look-up of the tag by name.
  *   <li>{@code cosidChain}: CosId's {@link SegmentChainId#generate()}, configured as in CosId's
  *       own {@code SegmentIdBenchmark} (safe distance 10, the shared prefetch executor).
  *   <li>{@code cosidDefault}: CosId's {@link DefaultSegmentId#generate()}.
@@ -77,7 +79,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 public class SegmentBenchmark {
 
-    @Param({"idmint", "idmintRelaxed", "cosidChain", "cosidDefault", "atomicLong"})
+    @Param({"idmint", "idmintRelaxed", "idmintByName", "cosidChain", "cosidDefault",
+        "atomicLong"})
     public String impl;
 
     /** IDs a range: idmint's tag step, CosId's distributor step. */
@@ -97,6 +100,10 @@ public class SegmentBenchmark {
         switch (impl) {
             case "idmint" -> ids = idmint(SegmentOrder.ISSUE);
             case "idmintRelaxed" -> ids = idmint(SegmentOrder.RELAXED);
+            case "idmintByName" -> {
+                idmint(SegmentOrder.ISSUE);
+                ids = () -> generator.next("bench");
+            }
             case "cosidChain" -> ids = new SegmentChainId(TIME_TO_LIVE_FOREVER, 10,
                     new IdSegmentDistributor.Atomic(step),
                     PrefetchWorkerExecutorService.DEFAULT)::generate;
