@@ -70,6 +70,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -jar idmint-benchmarks/target/benchmarks.jar SegmentBenchmark \
  *     -f 1 -wi 3 -w 1s -i 5 -r 1s -foe true
  * </pre>
+ *
+ * <p>Measured 2026-11-21 with {@code BENCH_NICE=-10 scripts/bench-segments} (that command, at
+ * niceness -10) on a shared machine at load average 2.2, M IDs/s at steps 100 / 1,000 / 10,000:
+ * 1 thread: idmint 430 / 382 / 443, idmintRelaxed 274 / 262 / 268, idmintByName 164 / 160 / 129,
+ * cosidChain 179 / 172 / 173, cosidDefault 246 / 261 / 242, atomicLong 461 / 450 / 456;
+ * 2 threads: idmint 149 / 157 / 168 (2.4 to 2.7 x cosidChain), idmintRelaxed 511 / 416 / 510
+ * (6.4 to 8.1 x), idmintByName 166 / 152 / 144, cosidChain 63 / 65 / 63, cosidDefault
+ * 70 / 68 / 109, atomicLong 210 / 141 / 179. JDK 17.0.15 (Debian), JMH 1.37, CosId 2.13.3,
+ * 2 vCPU AMD EPYC (Firecracker VM). 2-thread figures are only real when both threads get a core.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
