@@ -202,8 +202,8 @@ class SegmentGeneratorLincheckTest {
     /*
      * Budgets: 30 s of wall time for the five on a quiet 2-core machine, up to 2 minutes on a
      * loaded one, most of it Lincheck instrumenting classes; each model check found a planted
-     * lost update (a plain read and write of the cursor) in its first iterations. Batches run on real threads in no Lincheck test: SegmentRelaxedOrderTest and
-     * SegmentGeneratorTest mix them with single calls on many threads.
+     * lost update (a plain read and write of the cursor) in its first iterations. Batches are
+     * not stressed here: SegmentRelaxedOrderTest mixes them with single calls on 8 threads.
      */
 
     private static StressOptions stress() {
