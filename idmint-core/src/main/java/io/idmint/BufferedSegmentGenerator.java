@@ -19,17 +19,22 @@ final class BufferedSegmentGenerator implements SegmentGenerator {
     private final StepPolicy steps;
     private final long fetchTimeoutNanos;
     private final boolean autoCreate;
+    private final SegmentOrder order;
+    private final boolean fetchOnCallerThread;
     private final ConcurrentHashMap<String, TagBuffer> tags = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor fetcher;
     private volatile boolean closed;
 
     BufferedSegmentGenerator(RangeStore store, TimeSource time, StepPolicy steps,
-            long fetchTimeoutNanos, boolean autoCreate) {
+            long fetchTimeoutNanos, boolean autoCreate, SegmentOrder order,
+            boolean fetchOnCallerThread) {
         this.store = store;
         this.time = time;
         this.steps = steps;
         this.fetchTimeoutNanos = fetchTimeoutNanos;
         this.autoCreate = autoCreate;
+        this.order = order;
+        this.fetchOnCallerThread = fetchOnCallerThread;
         AtomicInteger n = new AtomicInteger();
         // A few threads so that one slow tag does not hold up the prefetch of the others; idle
         // threads end, so an unused generator holds none.
@@ -44,13 +49,26 @@ final class BufferedSegmentGenerator implements SegmentGenerator {
 
     @Override
     public long next(String tag) {
-        return buffer(tag).next();
+        return buffer(tag).sequence().next();
     }
 
     @Override
     public void next(String tag, long[] ids, int from, int to) {
-        java.util.Objects.checkFromToIndex(from, to, ids.length);
-        buffer(tag).next(ids, from, to);
+        buffer(tag).sequence().next(ids, from, to);
+    }
+
+    @Override
+    public SegmentSequence sequence(String tag) {
+        requireTagName(tag);
+        if (closed) {
+            throw TagBuffer.closed();
+        }
+        // pinned inside the map's lock on the key, so forget() cannot drop it in between
+        return tags.compute(tag, (t, b) -> {
+            TagBuffer pinned = b != null ? b : new TagBuffer(t, this, order);
+            pinned.pinned = true;
+            return pinned;
+        }).sequence();
     }
 
     private TagBuffer buffer(String tag) {
@@ -58,19 +76,26 @@ final class BufferedSegmentGenerator implements SegmentGenerator {
         if (b != null) {
             return b;
         }
+        requireTagName(tag);
+        if (closed) {
+            throw TagBuffer.closed();
+        }
+        return tags.computeIfAbsent(tag, t -> new TagBuffer(t, this, order));
+    }
+
+    private static void requireTagName(String tag) {
         if (tag == null || !TAG.matcher(tag).matches()) {
             throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to 64 of "
                     + "A-Z a-z 0-9 . _ -");
         }
-        if (closed) {
-            throw TagBuffer.closed();
-        }
-        return tags.computeIfAbsent(tag, t -> new TagBuffer(t, this));
     }
 
-    /** Forgets a tag the store does not know, so unknown names do not pile up. */
+    /**
+     * Forgets a tag the store does not know, so unknown names do not pile up; but not one a
+     * handle holds, so that a tag has one buffer, whichever way it is called.
+     */
     void forget(String tag, TagBuffer buffer) {
-        tags.remove(tag, buffer);
+        tags.computeIfPresent(tag, (t, b) -> b == buffer && !b.pinned ? null : b);
     }
 
     RangeStore store() {
@@ -99,6 +124,13 @@ final class BufferedSegmentGenerator implements SegmentGenerator {
 
     /** Runs a fetch on the generator's threads; false when closed. */
     boolean submit(Runnable fetch) {
+        if (fetchOnCallerThread) {
+            if (closed) {
+                return false;
+            }
+            fetch.run();
+            return true;
+        }
         try {
             fetcher.execute(fetch);
             return true;

@@ -3,8 +3,9 @@ package io.idmint;
 /**
  * Serves dense, increasing IDs per named tag from ranges leased out of a
  * {@link io.idmint.spi.RangeStore} (Leaf's segment mode). Thread-safe. On one thread, the IDs of
- * one tag are strictly increasing; across threads they are unique. IDs skipped by a restart or a
- * lost allocation are never issued again (IDs are unique, not gapless). Tags are independent.
+ * one tag are strictly increasing; across threads they are unique, and in issue order unless
+ * the generator was built with {@link SegmentOrder#RELAXED}. IDs skipped by a restart or a lost
+ * allocation are never issued again (IDs are unique, not gapless). Tags are independent.
  */
 public interface SegmentGenerator extends AutoCloseable {
 
@@ -29,6 +30,19 @@ public interface SegmentGenerator extends AutoCloseable {
      *     (IDs taken before the failure are never used)
      */
     void next(String tag, long[] ids, int from, int to);
+
+    /**
+     * A handle on {@code tag}'s IDs that skips the look-up by name: the fastest way to draw from
+     * a tag often. Keep it and share it across threads; every handle of a tag and
+     * {@link #next(String)} serve from the same buffers.
+     *
+     * @throws IllegalArgumentException when the tag name is not 1 to 64 of
+     *     {@code A-Z a-z 0-9 . _ -}
+     * @throws IdUnavailableException when the generator is closed ({@code CLOSED}); whether the
+     *     tag exists is asked on the handle's first call, which throws
+     *     {@link io.idmint.spi.UnknownTagException} as {@link #next(String)} does
+     */
+    SegmentSequence sequence(String tag);
 
     /** Every tag used so far with its counters, sorted by tag. */
     java.util.List<SegmentStats> stats();

@@ -4,7 +4,8 @@ package io.idmint;
  * One tag's counters, as {@link SegmentGenerator#stats()} reads them; for metrics.
  *
  * @param tag the tag
- * @param served IDs handed out so far
+ * @param served IDs handed out so far; in {@link SegmentOrder#RELAXED} order, IDs handed to the
+ *     threads' blocks, so it counts block tails that are never issued
  * @param ranges ranges fetched from the store so far
  * @param fetchFailures fetches that failed (store unavailable, unknown tag, …)
  * @param fetchNanos total time spent in successful fetches, for a mean fetch latency

@@ -16,6 +16,8 @@ import java.util.Objects;
  * <pre>{@code
  * try (SegmentGenerator ids = Segments.newBuilder().store(store).autoCreate(true).build()) {
  *     long order = ids.next("order");
+ *     SegmentSequence users = ids.sequence("user");   // a handle: no look-up by name
+ *     long user = users.next();
  * }
  * }</pre>
  *
@@ -40,6 +42,8 @@ public final class Segments {
     private Duration target;
     private Duration fetchTimeout;
     private Boolean autoCreate;
+    private SegmentOrder order;
+    private boolean fetchOnCallerThread;
 
     private Segments() {
     }
@@ -122,6 +126,27 @@ public final class Segments {
     }
 
     /**
+     * How a tag's IDs are ordered across threads (key {@code segment.order}: {@code issue} or
+     * {@code relaxed}); default {@link SegmentOrder#ISSUE}. {@link SegmentOrder#RELAXED} gives each
+     * thread blocks of its own, for throughput that grows with threads, at the price of issue
+     * order across threads and of a block tail per thread and range left unissued.
+     */
+    public Segments order(SegmentOrder order) {
+        requireUnset(this.order, "order");
+        this.order = Objects.requireNonNull(order, "order");
+        return this;
+    }
+
+    /**
+     * For tests: fetch on the caller's thread, holding the tag's lock, instead of on the
+     * generator's threads, so that a model checker that schedules only the callers can run it.
+     */
+    Segments fetchOnCallerThread() {
+        this.fetchOnCallerThread = true;
+        return this;
+    }
+
+    /**
      * Validates the whole configuration and returns the running generator. No range is fetched
      * until a tag is first asked for.
      *
@@ -145,7 +170,8 @@ public final class Segments {
                 new StepPolicy(initial, min, max,
                         (target != null ? target : DEFAULT_TARGET).toNanos()),
                 (fetchTimeout != null ? fetchTimeout : DEFAULT_FETCH_TIMEOUT).toNanos(),
-                autoCreate != null && autoCreate);
+                autoCreate != null && autoCreate, order != null ? order : SegmentOrder.ISSUE,
+                fetchOnCallerThread);
     }
 
     private static long requireStep(long step, String key) {

@@ -7,18 +7,18 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.UnknownTagException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One tag's double buffer. The hot path is one {@code getAndIncrement} on the current range's
- * cursor and a compare with its end; the lock is taken only to switch ranges and to hand over a
- * fetched one. The ID at 10 % of a range (Leaf's rule, leaving 90 % of it as time to fetch)
- * starts the background fetch of the next range; exactly one caller draws that ID, so exactly
- * one fetch starts per range.
+ * One tag's double buffer, and its IDs in issue order ({@link SegmentOrder#ISSUE}). The hot path
+ * is one {@code getAndIncrement} on the current range's cursor and a compare with its end; the
+ * lock is taken only to switch ranges and to hand over a fetched one. The ID at 10 % of a range
+ * (Leaf's rule, leaving 90 % of it as time to fetch) starts the background fetch of the next
+ * range; exactly one caller draws that ID, so exactly one fetch starts per range.
+ * {@link RelaxedSequence} draws blocks from the same ranges.
  */
-final class TagBuffer {
+final class TagBuffer implements SegmentSequence {
 
     /** How often a waiting caller re-reads the injected clock; a poll, not a wait for time. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -26,31 +26,21 @@ final class TagBuffer {
     private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
-    /** A range being served; the cursor may run past the end, which means used up. */
-    private static final class Segment {
-        final long start;
-        final long end;
-        final long prefetchAt;
-        final AtomicLong cursor;
-
-        Segment(long start, long end) {
-            this.start = start;
-            this.end = end;
-            this.prefetchAt = start + (end - start) / 10;
-            this.cursor = new AtomicLong(start);
-        }
-    }
-
     /** Used up from the start: the first call goes to the slow path and fetches. */
-    private static final Segment EMPTY = new Segment(Long.MIN_VALUE, Long.MIN_VALUE);
+    private static final ServedRange EMPTY = new ServedRange(Long.MIN_VALUE, Long.MIN_VALUE);
 
     private final String tag;
     private final BufferedSegmentGenerator owner;
+    /** How callers draw IDs: this buffer itself, or blocks per thread. */
+    private final SegmentSequence sequence;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private volatile Segment current = EMPTY;
+    /** Read on every call; written under the lock, to switch ranges or to close. */
+    volatile ServedRange current = EMPTY;
+    /** Whether a handle holds this buffer, which then stays the tag's (guarded by the map). */
+    boolean pinned;
     // guarded by lock
-    private Segment next;
+    private ServedRange next;
     private boolean fetching;
     private long lastAttemptNanos;
     private Exception lastFailure;
@@ -66,15 +56,27 @@ final class TagBuffer {
     private long fetchFailures;
     private long fetchNanos;
 
-    TagBuffer(String tag, BufferedSegmentGenerator owner) {
+    TagBuffer(String tag, BufferedSegmentGenerator owner, SegmentOrder order) {
         this.tag = tag;
         this.owner = owner;
+        this.sequence = order == SegmentOrder.RELAXED ? new RelaxedSequence(this) : this;
     }
 
-    long next() {
+    /** The handle callers draw from, in the generator's order. */
+    SegmentSequence sequence() {
+        return sequence;
+    }
+
+    @Override
+    public String tag() {
+        return tag;
+    }
+
+    @Override
+    public long next() {
         for (;;) {
-            Segment s = current;
-            long v = s.cursor.getAndIncrement();
+            ServedRange s = current;
+            long v = s.take(1);
             if (v < s.end) {
                 if (v == s.prefetchAt) {
                     prefetch();
@@ -85,18 +87,20 @@ final class TagBuffer {
         }
     }
 
-    void next(long[] ids, int from, int to) {
+    @Override
+    public void next(long[] ids, int from, int to) {
+        java.util.Objects.checkFromToIndex(from, to, ids.length);
         int at = from;
         while (at < to) {
-            Segment s = current;
+            ServedRange s = current;
             int want = to - at;
-            long v = s.cursor.getAndAdd(want);
+            long v = s.take(want);
             if (v < s.end) {
                 long got = Math.min(want, s.end - v);
                 for (int i = 0; i < got; i++) {
                     ids[at++] = v + i;
                 }
-                if (s.prefetchAt >= v && s.prefetchAt < v + got) {
+                if (s.startsFetch(v, got)) {
                     prefetch();
                 }
             } else {
@@ -105,7 +109,8 @@ final class TagBuffer {
         }
     }
 
-    private void prefetch() {
+    /** Starts the fetch of the next range, unless it is in or under way. */
+    void prefetch() {
         lock.lock();
         try {
             if (next == null && !fetching) {
@@ -117,7 +122,7 @@ final class TagBuffer {
     }
 
     /** Replaces the used-up range {@code used} with the next one, waiting for it if need be. */
-    private void advance(Segment used) {
+    void advance(ServedRange used) {
         lock.lock();
         try {
             TimeSource time = owner.time();
@@ -146,6 +151,9 @@ final class TagBuffer {
                     lastFailure = null;
                     startFetch();
                     attempted = true;
+                    if (!fetching) {
+                        continue;   // fetched on this thread (or refused): no need to wait
+                    }
                 }
                 if (now - deadline >= 0) {
                     throw new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "segment tag '" + tag
@@ -185,7 +193,7 @@ final class TagBuffer {
     }
 
     private void fetch(long size, long startedNanos) {
-        Segment got = null;
+        ServedRange got = null;
         Exception failure = null;
         try {
             Range r = allocate(size);
@@ -195,7 +203,7 @@ final class TagBuffer {
                 throw new RegistryException(RegistryException.Kind.CORRUPT, "segment tag '" + tag
                         + "' reached " + r.end() + ", above the largest value served, 2^62");
             }
-            got = new Segment(r.start(), r.end());
+            got = new ServedRange(r.start(), r.end());
         } catch (RegistryException | RuntimeException e) {
             failure = e;
         }
@@ -254,10 +262,9 @@ final class TagBuffer {
     SegmentStats stats() {
         lock.lock();
         try {
-            Segment s = current;
-            long inCurrent = s == EMPTY ? 0
-                    : Math.min(Math.max(s.cursor.get(), s.start), s.end) - s.start;
-            long size = s == EMPTY ? 0 : s.end - s.start;
+            ServedRange s = current;
+            long inCurrent = s.taken();
+            long size = s.end - s.start;
             return new SegmentStats(tag, usedUp + inCurrent, ranges, fetchFailures, fetchNanos,
                     step, size - inCurrent, next != null);
         } finally {

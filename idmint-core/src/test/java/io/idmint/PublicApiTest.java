@@ -36,6 +36,8 @@ class PublicApiTest {
                 "io.idmint.LeaseState",
                 "io.idmint.RangeStores",
                 "io.idmint.SegmentGenerator",
+                "io.idmint.SegmentOrder",
+                "io.idmint.SegmentSequence",
                 "io.idmint.SegmentStats",
                 "io.idmint.Segments",
                 "io.idmint.Snowflake",

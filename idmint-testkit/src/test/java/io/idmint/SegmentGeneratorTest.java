@@ -334,6 +334,72 @@ class SegmentGeneratorTest {
     }
 
     @Test
+    void sequence_sharesTheTagsBuffersWithNext_denseAcrossRanges() throws Exception {
+        store.create("order", 1, 100);
+        SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(100));
+        SegmentSequence orders = g.sequence("order");
+        assertThat(orders.tag()).isEqualTo("order");
+        assertThat(g.sequence("order")).isSameAs(orders);
+        long[] ids = new long[150];
+        long expected = 1;
+        for (int i = 0; i < 300; i++) {
+            assertThat(i % 3 == 0 ? g.next("order") : orders.next()).isEqualTo(expected++);
+        }
+        orders.next(ids, 0, 150);
+        for (long id : ids) {
+            assertThat(id).isEqualTo(expected++);
+        }
+        g.next("order", ids, 10, 20);
+        assertThat(ids[10]).isEqualTo(expected);
+        assertThat(orders.next()).isEqualTo(expected + 10);
+        assertThat(g.stats()).singleElement().extracting(SegmentStats::served).isEqualTo(461L);
+        assertThatThrownBy(() -> orders.next(ids, 100, 151))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
+    void sequence_badTagName_failsAtOnce() {
+        SegmentGenerator g = build(Segments.newBuilder());
+        for (String bad : new String[] {"", "a b", "a".repeat(65), null}) {
+            assertThatThrownBy(() -> g.sequence(bad)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("segment tag '" + bad + "' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+        }
+        assertThat(g.stats()).isEmpty();
+    }
+
+    @Test
+    void sequence_unknownTag_failsOnEachCall_untilCreated_thenOneBufferForTheTag()
+            throws Exception {
+        SegmentGenerator g = build(Segments.newBuilder());
+        SegmentSequence ghost = g.sequence("ghost");
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(ghost::next).isInstanceOf(UnknownTagException.class)
+                    .hasMessageContaining("segment tag 'ghost' does not exist");
+        }
+        assertThatThrownBy(() -> g.next("ghost")).isInstanceOf(UnknownTagException.class);
+        store.create("ghost", 42, 100);
+        assertThat(ghost.next()).isEqualTo(42);
+        assertThat(g.next("ghost")).isEqualTo(43);   // the handle's buffer, not a second one
+        assertThat(ghost.next()).isEqualTo(44);
+        assertThat(store.ranges("ghost")).hasSize(1);
+        assertThat(g.stats()).extracting(SegmentStats::tag, SegmentStats::served)
+                .containsExactly(tuple("ghost", 3L));
+    }
+
+    @Test
+    void sequence_closedGenerator_isClosed() throws Exception {
+        store.create("order", 1, 100);
+        SegmentGenerator g = build(Segments.newBuilder());
+        SegmentSequence orders = g.sequence("order");
+        orders.next();
+        g.close();
+        assertThatThrownBy(orders::next).isInstanceOf(IdUnavailableException.class)
+                .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.CLOSED);
+        assertThatThrownBy(() -> g.sequence("order")).isInstanceOf(IdUnavailableException.class)
+                .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.CLOSED);
+    }
+
+    @Test
     void builder_validatesAtOnce_andRejectsSettingTwice() {
         assertThatThrownBy(() -> Segments.newBuilder().step(0))
                 .hasMessageContaining("segment.step must be between 1 and 2^40, got 0");
@@ -341,6 +407,9 @@ class SegmentGeneratorTest {
                 .hasMessageContaining("segment.fetch-timeout must be positive");
         assertThatThrownBy(() -> Segments.newBuilder().step(10).step(10))
                 .isInstanceOf(IllegalStateException.class).hasMessage("step was already set");
+        assertThatThrownBy(() -> Segments.newBuilder().order(SegmentOrder.RELAXED)
+                .order(SegmentOrder.ISSUE)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("order was already set");
         assertThatThrownBy(() -> Segments.newBuilder().build())
                 .hasMessageContaining("no range store");
         assertThatThrownBy(() -> Segments.newBuilder().store(store).minStep(500).maxStep(100)
