@@ -43,7 +43,7 @@ final class TagBuffer implements SegmentSequence {
     private ServedRange next;
     private boolean fetching;
     private long lastAttemptNanos;
-    private Exception lastFailure;
+    private Throwable lastFailure;
     /** The size of the last range fetched; 0 before the first. */
     private long step;
     /** The step stored with the tag, learnt from the first range (which takes it). */
@@ -194,7 +194,7 @@ final class TagBuffer implements SegmentSequence {
 
     private void fetch(long size, long startedNanos) {
         ServedRange got = null;
-        Exception failure = null;
+        Throwable failure = null;
         try {
             Range r = allocate(size);
             // Cursors run past a range's end by at most a batch per thread; keep them far from
@@ -204,7 +204,8 @@ final class TagBuffer implements SegmentSequence {
                         + "' reached " + r.end() + ", above the largest value served, 2^62");
             }
             got = new ServedRange(r.start(), r.end());
-        } catch (RegistryException | RuntimeException e) {
+        } catch (RegistryException | RuntimeException | Error e) {
+            // an Error too: the state below must be reset, or callers wait on "fetching" forever
             failure = e;
         }
         lock.lock();
@@ -227,6 +228,9 @@ final class TagBuffer implements SegmentSequence {
             changed.signalAll();
         } finally {
             lock.unlock();
+        }
+        if (failure instanceof Error e) {
+            throw e;
         }
     }
 

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.Range;
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.testkit.IdOracle;
@@ -186,6 +188,47 @@ class SegmentGeneratorTest {
 
     private List<Long> sizes() {
         return store.ranges("order").stream().map(Range::size).toList();
+    }
+
+    /** Regression: an Error thrown by a store left the tag "fetching" for good. */
+    @Test
+    void storeThrowsAnError_theNextFetchRetries() throws Exception {
+        store.create("order", 1, 100);
+        java.util.concurrent.atomic.AtomicBoolean thrown =
+                new java.util.concurrent.atomic.AtomicBoolean();
+        RangeStore failingOnce = new RangeStore() {
+            @Override
+            public Range allocate(String tag, long size) throws RegistryException {
+                if (thrown.compareAndSet(false, true)) {
+                    throw new LinkageError("planted: a driver class failed to load");
+                }
+                return store.allocate(tag, size);
+            }
+
+            @Override
+            public void create(String tag, long start, long step) throws RegistryException {
+                store.create(tag, start, step);
+            }
+
+            @Override
+            public List<TagInfo> tags() throws RegistryException {
+                return store.tags();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SegmentGenerator g = Segments.newBuilder().store(failingOnce).timeSource(time)
+                .fetchTimeout(Duration.ofSeconds(10)).build();
+        opened.add(g);
+        CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> g.next("order"),
+                r -> new Thread(r).start());
+        await(() -> !g.stats().isEmpty() && g.stats().get(0).fetchFailures() == 1,
+                "the planted error is counted as a failed fetch");
+        time.advance(Duration.ofMillis(150));   // past the retry interval, on the injected clock
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(thrown).isTrue();
     }
 
     @Test

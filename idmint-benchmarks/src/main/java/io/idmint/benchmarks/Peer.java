@@ -8,6 +8,7 @@ import com.github.yitter.contract.IdGeneratorOptions;
 import com.github.yitter.idgen.DefaultIdGenerator;
 import io.idmint.IdGenerator;
 import io.idmint.SegmentGenerator;
+import io.idmint.SegmentSequence;
 import io.idmint.Segments;
 import io.idmint.WorkerRegistries;
 import io.idmint.spi.WorkerRegistry;
@@ -144,7 +145,8 @@ final class Peer implements AutoCloseable {
             throw new IOException("cannot create tag " + TAG + " in the in-memory store", e);
         }
         SegmentGenerator generator = Segments.newBuilder().store(store).build();
-        return new Peer(name, () -> generator.next(TAG), null, null, null, generator::close);
+        SegmentSequence orders = generator.sequence(TAG);
+        return new Peer(name, orders::next, null, null, null, generator::close);
     }
 
     /** CosId's millisecond snowflake: 41 bits of time since 2019-12-24, 10 machine, 12 seq. */

@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import io.idmint.ClockPolicy;
 import io.idmint.Layout;
+import io.idmint.SegmentOrder;
 import io.idmint.spi.RangeStore;
 import java.io.IOException;
 import java.io.Reader;
@@ -197,6 +198,9 @@ final class Config {
     static final Key<Boolean> SEGMENT_AUTO_CREATE = key("segment.auto-create", "false", "BOOL",
             "create an unknown segment tag on first use (start 1, segment.step) instead of 404",
             Config::bool);
+    static final Key<SegmentOrder> SEGMENT_ORDER = key("segment.order", "issue", "ORDER",
+            "issue: segment IDs in the order calls take them; relaxed: per-thread blocks, "
+                    + "faster, ordered per thread only", Config::segmentOrder);
 
     /** The keys {@code idmint segment} reads: where the store is and the step of new tags. */
     static final List<Key<?>> SEGMENT_KEYS = List.of(SEGMENT_STORE, DATA_DIR, SEGMENT_STEP);
@@ -223,7 +227,7 @@ final class Config {
             LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION, HTTP_PORT, GRPC_PORT, BIND,
             MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN, RATE_LIMIT, SHUTDOWN_GRACE, CODES_KEY,
             SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
-            SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE,
+            SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE, SEGMENT_ORDER,
             CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER, WORKERS);
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
@@ -441,6 +445,14 @@ final class Config {
             case "fail" -> ClockPolicy.FAIL;
             case "continue" -> ClockPolicy.CONTINUE;
             default -> throw new IllegalArgumentException("expected fail or continue");
+        };
+    }
+
+    static SegmentOrder segmentOrder(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "issue" -> SegmentOrder.ISSUE;
+            case "relaxed" -> SegmentOrder.RELAXED;
+            default -> throw new IllegalArgumentException("expected issue or relaxed");
         };
     }
 

@@ -82,7 +82,8 @@ final class SegmentService implements AutoCloseable {
                     .step(config.get(Config.SEGMENT_STEP))
                     .targetDuration(config.get(Config.SEGMENT_TARGET_DURATION))
                     .fetchTimeout(config.get(Config.SEGMENT_FETCH_TIMEOUT))
-                    .autoCreate(config.get(Config.SEGMENT_AUTO_CREATE));
+                    .autoCreate(config.get(Config.SEGMENT_AUTO_CREATE))
+                    .order(config.get(Config.SEGMENT_ORDER));
             // Unset bounds stay the builder's, which widen to take in segment.step.
             if (config.get(Config.SEGMENT_MIN_STEP) != null) {
                 builder.minStep(config.get(Config.SEGMENT_MIN_STEP));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.ClockPolicy;
+import io.idmint.SegmentOrder;
 import io.idmint.server.Config.Key;
 import io.idmint.server.Config.Setting;
 import java.nio.file.Files;
@@ -182,6 +183,9 @@ class ConfigTest {
                     .isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(Config.clockPolicy("Continue")).isEqualTo(ClockPolicy.CONTINUE);
+        assertThat(Config.segmentOrder(" Relaxed")).isEqualTo(SegmentOrder.RELAXED);
+        assertThatThrownBy(() -> Config.segmentOrder("sorted"))
+                .hasMessage("expected issue or relaxed");
     }
 
     @Test
@@ -192,6 +196,7 @@ class ConfigTest {
         assertThat(config.get(Config.GRPC_PORT)).isEqualTo(9090);
         assertThat(config.get(Config.BIND)).isEqualTo("0.0.0.0");
         assertThat(config.get(Config.MAX_COUNT)).isEqualTo(10_000);
+        assertThat(config.get(Config.SEGMENT_ORDER)).isEqualTo(SegmentOrder.ISSUE);
         assertThat(config.get(Config.AUTH_TOKEN)).isNull();
         assertThat(config.get(Config.AUTH_ADMIN_TOKEN)).isNull();
         assertThat(config.get(Config.RATE_LIMIT)).isZero();

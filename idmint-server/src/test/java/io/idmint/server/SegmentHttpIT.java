@@ -256,6 +256,41 @@ class SegmentHttpIT {
     }
 
     @Test
+    void relaxedOrder_concurrentCallsGetUniqueIds_eachBatchIncreasing() throws Exception {
+        Server relaxed = TestServers.start(data.resolve("e"), "segment.order=relaxed",
+                "segment.auto-create=true", "segment.step=100", "segment.fetch-timeout=10s");
+        try {
+            Http http = new Http(relaxed.httpPort());
+            List<Long> all = new ArrayList<>();
+            java.util.concurrent.ExecutorService pool =
+                    java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                List<java.util.concurrent.Future<List<Long>>> clients = new ArrayList<>();
+                for (int c = 0; c < 4; c++) {
+                    clients.add(pool.submit(() -> {
+                        List<Long> mine = new ArrayList<>();
+                        for (int i = 0; i < 25; i++) {
+                            List<Long> batch =
+                                    ids(http.get("/api/v1/segments/loose/ids?count=37"));
+                            assertThat(batch).hasSize(37).isSorted().doesNotHaveDuplicates();
+                            mine.addAll(batch);
+                        }
+                        return mine;
+                    }));
+                }
+                for (java.util.concurrent.Future<List<Long>> f : clients) {
+                    all.addAll(f.get());
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(all).hasSize(4 * 25 * 37).doesNotHaveDuplicates();
+        } finally {
+            relaxed.close();
+        }
+    }
+
+    @Test
     void auth_adminCallsNeedTheAdminToken_idsTheApiToken() {
         Http s = new Http(secured.httpPort());
         String api = "Bearer api";
