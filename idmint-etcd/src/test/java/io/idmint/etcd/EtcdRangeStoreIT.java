@@ -189,19 +189,6 @@ class EtcdRangeStoreIT {
     }
 
     @Test
-    void allocate_pastLongMax_isCorrupt_andTakesNothing() throws Exception {
-        RangeStore s = client();
-        s.create(tag, Long.MAX_VALUE - 10, 5);
-        assertThat(s.allocate(tag, RangeStore.TAG_STEP))
-                .isEqualTo(new Range(Long.MAX_VALUE - 10, Long.MAX_VALUE - 5));
-        assertThatThrownBy(() -> s.allocate(tag, 6))
-                .isInstanceOf(RegistryException.class)
-                .hasMessageContaining("overflow")
-                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CORRUPT);
-        assertThat(s.allocate(tag, 5)).isEqualTo(new Range(Long.MAX_VALUE - 5, Long.MAX_VALUE));
-    }
-
-    @Test
     void registry_namespaceSegments_isRejected_soItCannotMixWithTags() throws Exception {
         try (var registry = EtcdTestStores.open(etcd)) {
             assertThatThrownBy(() -> registry.list("segments"))

@@ -7,7 +7,6 @@ import io.idmint.RangeStores;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
-import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.testkit.RangeStoreContract;
@@ -87,25 +86,6 @@ abstract class JdbcRangeStoreContract extends RangeStoreContract {
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    @Test
-    void allocate_pastLongMax_isCorrupt_andTakesNothing() throws Exception {
-        RangeStore s = connect();
-        s.create(tag, Long.MAX_VALUE - 10, 100);
-        assertThat(s.allocate(tag, 4))
-                .isEqualTo(new Range(Long.MAX_VALUE - 10, Long.MAX_VALUE - 6));
-        assertThatThrownBy(() -> s.allocate(tag, 7))
-                .isInstanceOf(RegistryException.class)
-                .hasMessageContaining("overflow").hasMessageContaining(tag)
-                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CORRUPT);
-        assertThatThrownBy(() -> s.allocate(tag, RangeStore.TAG_STEP))
-                .isInstanceOf(RegistryException.class)
-                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CORRUPT);
-        assertThat(s.allocate(tag, 6)).isEqualTo(new Range(Long.MAX_VALUE - 6, Long.MAX_VALUE));
-        assertThatThrownBy(() -> s.allocate(tag, 1))
-                .isInstanceOf(RegistryException.class)
-                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CORRUPT);
     }
 
     @Test

@@ -146,7 +146,7 @@ final class HttpApi extends VerticleBase {
         }
         switch (route) {
             case LEAN_ID:
-                return leanId(req);
+                return oneId(req, Route.LEAN_ID);
             case LEAN_IDS:
             case IDS:
                 return ids(req, route);
@@ -165,15 +165,19 @@ final class HttpApi extends VerticleBase {
             case LEAF_SEGMENT:
                 return segments.serve(route, req, start);
             case LEAF_SNOWFLAKE:
-                return leafSnowflake(req);
+                return oneId(req, Route.LEAF_SNOWFLAKE);
             default:
                 return ops.serve(route, req);
         }
     }
 
-    private int leanId(HttpServerRequest req) {
+    /**
+     * One snowflake ID: {@code GET /v1/id} as JSON, or {@code GET /api/snowflake/get/{key}},
+     * Leaf's API, as text (the key is ignored).
+     */
+    private int oneId(HttpServerRequest req, Route route) {
         HttpServerResponse res = req.response();
-        int refused = access.refused(req, Route.LEAN_ID, 0);
+        int refused = access.refused(req, route, 0);
         if (refused != 0) {
             return refused;
         }
@@ -182,7 +186,7 @@ final class HttpApi extends VerticleBase {
         } catch (IllegalArgumentException e) {
             return problem(res, Problem.BAD_PARAMETER, e.getMessage());
         }
-        refused = access.refused(req, Route.LEAN_ID, 1);
+        refused = access.refused(req, route, 1);
         if (refused != 0) {
             return refused;
         }
@@ -192,30 +196,8 @@ final class HttpApi extends VerticleBase {
         } catch (IdUnavailableException e) {
             return notReady(res, e);
         }
-        return json(res, out.reset().raw(LEAN_ID_OPEN).quoted(id).raw('}'));
-    }
-
-    /** {@code GET /api/snowflake/get/{key}}: Leaf's API, one ID as text; the key is ignored. */
-    private int leafSnowflake(HttpServerRequest req) {
-        HttpServerResponse res = req.response();
-        int refused = access.refused(req, Route.LEAF_SNOWFLAKE, 0);
-        if (refused != 0) {
-            return refused;
-        }
-        try {
-            Query.none(req.query());
-        } catch (IllegalArgumentException e) {
-            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
-        }
-        refused = access.refused(req, Route.LEAF_SNOWFLAKE, 1);
-        if (refused != 0) {
-            return refused;
-        }
-        try {
-            return Responses.text(res, service.nextId());
-        } catch (IdUnavailableException e) {
-            return notReady(res, e);
-        }
+        return route == Route.LEAF_SNOWFLAKE ? Responses.text(res, id)
+                : json(res, out.reset().raw(LEAN_ID_OPEN).quoted(id).raw('}'));
     }
 
     private int ids(HttpServerRequest req, Route route) {

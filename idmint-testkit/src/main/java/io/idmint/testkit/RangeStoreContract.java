@@ -110,6 +110,27 @@ public abstract class RangeStoreContract {
     }
 
     @Test
+    /** Exact up to Long.MAX_VALUE (no value goes through a double), then CORRUPT. */
+    void allocate_pastLongMax_isCorrupt_andTakesNothing() throws Exception {
+        RangeStore s = connect();
+        s.create(tag, Long.MAX_VALUE - 10, 100);
+        assertThat(s.allocate(tag, 4))
+                .isEqualTo(new Range(Long.MAX_VALUE - 10, Long.MAX_VALUE - 6));
+        assertThatThrownBy(() -> s.allocate(tag, 7))
+                .isInstanceOf(RegistryException.class)
+                .hasMessageContaining("overflow").hasMessageContaining(tag)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CORRUPT);
+        assertThatThrownBy(() -> s.allocate(tag, RangeStore.TAG_STEP))
+                .isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CORRUPT);
+        assertThat(s.allocate(tag, 6)).isEqualTo(new Range(Long.MAX_VALUE - 6, Long.MAX_VALUE));
+        assertThatThrownBy(() -> s.allocate(tag, 1))
+                .isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CORRUPT);
+    }
+
+
+    @Test
     void create_existing_isConflict_andKeepsTheValue() throws Exception {
         RangeStore s = connect();
         s.create(tag, 1, 10);
