@@ -45,6 +45,7 @@ class PublicApiTest {
                 "io.idmint.WorkerRegistries",
                 "io.idmint.spi.Claim",
                 "io.idmint.spi.ClaimRequest",
+                "io.idmint.spi.Durations",
                 "io.idmint.spi.Range",
                 "io.idmint.spi.RangeStore",
                 "io.idmint.spi.RangeStoreProvider",

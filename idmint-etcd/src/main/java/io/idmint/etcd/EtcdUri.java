@@ -1,9 +1,9 @@
 package io.idmint.etcd;
 
+import io.idmint.spi.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,7 +32,6 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
     private static final Pattern HOST = Pattern.compile(
             "(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)(:(\\d{1,5}))?");
     private static final Pattern PREFIX = Pattern.compile("(/[A-Za-z0-9._-]+)+");
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)");
 
     EtcdUri {
         endpoints = List.copyOf(endpoints);
@@ -109,20 +108,11 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
     }
 
     private static Duration duration(String uri, String value) {
-        Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw bad(uri, "has timeout '" + value + "'; write e.g. 500ms, 2s or 1m");
+        try {
+            return Durations.parse(value, Duration.ofMillis(100), Duration.ofSeconds(60));
+        } catch (IllegalArgumentException e) {
+            throw bad(uri, "has timeout " + e.getMessage());
         }
-        long n = Long.parseLong(m.group(1));
-        Duration d = switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            default -> Duration.ofMinutes(n);
-        };
-        if (d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofSeconds(60)) > 0) {
-            throw bad(uri, "has timeout " + value + "; it must be between 100ms and 60s");
-        }
-        return d;
     }
 
     private static IllegalArgumentException bad(String uri, String why) {

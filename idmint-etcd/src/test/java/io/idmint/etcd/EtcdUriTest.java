@@ -44,8 +44,8 @@ class EtcdUriTest {
         assertBad("etcd://h/a//b", "bad key prefix '/a//b'");
         assertBad("etcd://h/a b", "bad key prefix");
         assertBad("etcd://h/x?timeout=2", "has timeout '2'");
-        assertBad("etcd://h/x?timeout=10ms", "between 100ms and 60s");
-        assertBad("etcd://h/x?timeout=2m", "between 100ms and 60s");
+        assertBad("etcd://h/x?timeout=10ms", "between 100ms and 1m");
+        assertBad("etcd://h/x?timeout=2m", "between 100ms and 1m");
         assertBad("etcd://h/x?timeout=1s&timeout=2s", "sets timeout twice");
         assertBad("etcd://h/x?ttl=3s", "unknown option 'ttl'");
     }

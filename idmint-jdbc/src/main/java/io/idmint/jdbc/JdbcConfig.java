@@ -1,12 +1,12 @@
 package io.idmint.jdbc;
 
+import io.idmint.spi.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -35,7 +35,6 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
     static final int DEFAULT_POOL_SIZE = 2;
     static final String DEFAULT_NAMESPACE = "default";
 
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)?");
     private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     /** An H2 URL's database part that names another kind of store (mem:, tcp:, nio:, …). */
     private static final Pattern H2_PREFIX = Pattern.compile("[A-Za-z][A-Za-z0-9]+:.*");
@@ -225,20 +224,11 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
     }
 
     private static Duration parseTimeout(String what, String value) {
-        Matcher m = DURATION.matcher(value.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException(what + ": idmint.timeout '" + value
-                    + "' is not a duration such as 500ms, 2s or 1m");
+        try {
+            return Durations.parse(value, Duration.ofMillis(250), Duration.ofMinutes(1));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + ": idmint.timeout " + e.getMessage(), e);
         }
-        long n = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "ms" : m.group(2);
-        Duration d = unit.equals("m") ? Duration.ofMinutes(n)
-                : unit.equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n);
-        if (d.toMillis() < 250 || d.compareTo(Duration.ofMinutes(1)) > 0) {
-            throw new IllegalArgumentException(what + ": idmint.timeout '" + value
-                    + "' must be between 250ms and 1m");
-        }
-        return d;
     }
 
     private static int parsePoolSize(String what, String value) {

@@ -1,5 +1,6 @@
 package io.idmint.redis;
 
+import io.idmint.spi.Durations;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -7,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -46,7 +46,6 @@ record RedisUri(boolean tls, String user, String password, String host, int port
     /** The query options, in the order error messages list them. */
     private static final List<String> OPTIONS = List.of("timeout", "persistence");
     private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)");
     /** The password part of the user information, for messages that quote the URI. */
     private static final Pattern SECRET = Pattern.compile("^([A-Za-z]+://[^:@/?#]*:)[^@]*@");
 
@@ -152,20 +151,11 @@ record RedisUri(boolean tls, String user, String password, String host, int port
     }
 
     private static Duration duration(String uri, String value) {
-        Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw bad(uri, "has timeout '" + value + "'; write e.g. 500ms, 2s or 1m");
+        try {
+            return Durations.parse(value, Duration.ofMillis(100), Duration.ofSeconds(60));
+        } catch (IllegalArgumentException e) {
+            throw bad(uri, "has timeout " + e.getMessage());
         }
-        long n = Long.parseLong(m.group(1));
-        Duration d = switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            default -> Duration.ofMinutes(n);
-        };
-        if (d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofSeconds(60)) > 0) {
-            throw bad(uri, "has timeout " + value + "; it must be between 100ms and 60s");
-        }
-        return d;
     }
 
     /** The URI with any password masked. */

@@ -68,7 +68,7 @@ class RedisUriTest {
         "redis://h/a:b|bad namespace 'a:b'",
         "redis://h/0|reads like a Redis database number",
         "redis://h/x?timeout=5|timeout '5'",
-        "redis://h/x?timeout=50ms|between 100ms and 60s",
+        "redis://h/x?timeout=50ms|between 100ms and 1m",
         "redis://h/x?timeout=2s&timeout=3s|sets timeout twice",
         "redis://h/x?db=1|unknown option 'db'; known: timeout, persistence",
         "redis://h/x?persistence=off|persistence 'off'; write checked (the default) or unchecked",

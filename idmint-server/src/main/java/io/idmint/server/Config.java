@@ -3,6 +3,7 @@ package io.idmint.server;
 import io.idmint.ClockPolicy;
 import io.idmint.Layout;
 import io.idmint.SegmentOrder;
+import io.idmint.spi.Durations;
 import io.idmint.spi.RangeStore;
 import java.io.IOException;
 import java.io.Reader;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -230,7 +230,6 @@ final class Config {
             SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE, SEGMENT_ORDER,
             CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER, WORKERS);
 
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
 
     private final Map<Key<?>, Object> values;
     private final Map<Key<?>, Setting> settings;
@@ -406,18 +405,7 @@ final class Config {
 
     /** A duration written as a whole number and a unit: {@code 10ms}, {@code 30s}, {@code 1m}. */
     static Duration duration(String text) {
-        Matcher m = DURATION.matcher(text.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("expected a whole number and a unit (ms, s, m, h),"
-                    + " such as 10ms, 30s or 1m");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofHours(n);
-        };
+        return Durations.parse(text);
     }
 
     /** A segment step: a whole number from 1 to 2^40. */

@@ -1,5 +1,6 @@
 package io.idmint.zookeeper;
 
+import io.idmint.spi.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +39,6 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
 
     static final String DEFAULT_CHROOT = "/idmint";
     static final int DEFAULT_TIMEOUT_MILLIS = 5_000;
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)");
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern HOST =
             Pattern.compile("([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(?::(\\d{1,5}))?");
@@ -143,20 +143,12 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
     }
 
     private static int millis(String uri, String key, String value) {
-        Matcher m = DURATION.matcher(value.trim());
-        if (!m.matches()) {
-            throw bad(uri, key + "=" + value + " is not a duration such as 500ms, 5s or 1m");
+        try {
+            return (int) Durations.parse(value, Duration.ofMillis(1), Duration.ofHours(1))
+                    .toMillis();
+        } catch (IllegalArgumentException e) {
+            throw bad(uri, key + " " + e.getMessage());
         }
-        long n = Long.parseLong(m.group(1));
-        Duration d = switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            default -> Duration.ofMinutes(n);
-        };
-        if (d.toMillis() < 1 || d.compareTo(Duration.ofHours(1)) > 0) {
-            throw bad(uri, key + "=" + value + " must be between 1ms and 60m");
-        }
-        return (int) d.toMillis();
     }
 
     private static IllegalArgumentException bad(String uri, String why) {

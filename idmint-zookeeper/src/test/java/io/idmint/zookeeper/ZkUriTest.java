@@ -45,9 +45,9 @@ class ZkUriTest {
         "zk://h:1/x?ttl=3s|unknown option 'ttl'",
         "zk://h:1/x?timeout|option 'timeout' has no value",
         "zk://h:1/x?timeout=1s&timeout=2s|given twice",
-        "zk://h:1/x?timeout=2|timeout=2 is not a duration",
-        "zk://h:1/x?session=0s|between 1ms and 60m",
-        "zk://h:1/x?session=2h|not a duration",
+        "zk://h:1/x?timeout=2|timeout '2' is not a duration",
+        "zk://h:1/x?session=0s|between 1ms and 1h",
+        "zk://h:1/x?session=2h|session '2h' must be between 1ms and 1h",
     })
     void parse_badUri_namesTheBadPart(String uri, String message) {
         assertThatThrownBy(() -> ZkUri.parse(uri))

@@ -1,0 +1,42 @@
+package io.idmint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.spi.Durations;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class DurationsTest {
+
+    @Test
+    void parse_everyUnit_blanksIgnored() {
+        assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(Durations.parse(" 2s ")).isEqualTo(Duration.ofSeconds(2));
+        assertThat(Durations.parse("1m")).isEqualTo(Duration.ofMinutes(1));
+        assertThat(Durations.parse("3h")).isEqualTo(Duration.ofHours(3));
+    }
+
+    @Test
+    void parse_notADuration_namesTheText() {
+        for (String bad : new String[] {"", "2", "1.5s", "-1s", "1d", "s", "1 s", "2S", "PT2S"}) {
+            assertThatThrownBy(() -> Durations.parse(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("'" + bad + "' is not a duration");
+        }
+        assertThatThrownBy(() -> Durations.parse(null))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void parse_outsideBounds_namesTheBounds() {
+        assertThat(Durations.parse("100ms", Duration.ofMillis(100), Duration.ofMinutes(1)))
+                .isEqualTo(Duration.ofMillis(100));
+        assertThat(Durations.parse("60s", Duration.ofMillis(100), Duration.ofMinutes(1)))
+                .isEqualTo(Duration.ofMinutes(1));
+        assertThatThrownBy(() -> Durations.parse("99ms", Duration.ofMillis(100),
+                Duration.ofMinutes(1))).hasMessage("'99ms' must be between 100ms and 1m");
+        assertThatThrownBy(() -> Durations.parse("2h", Duration.ofMillis(1),
+                Duration.ofMinutes(90))).hasMessage("'2h' must be between 1ms and 90m");
+    }
+}
