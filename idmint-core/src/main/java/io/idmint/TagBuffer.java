@@ -46,10 +46,9 @@ final class TagBuffer implements SegmentSequence {
     private Throwable lastFailure;
     /** The size of the last range fetched; 0 before the first. */
     private long step;
-    /** The step stored with the tag, learnt from the first range (which takes it). */
+    /** The step stored with the tag, learnt from the first range (which takes it); 0 before. */
     private long tagStep;
     private long lastFetchNanos;
-    private boolean fetchedOnce;
     private long waits;
     private long usedUp;
     private long ranges;
@@ -184,7 +183,7 @@ final class TagBuffer implements SegmentSequence {
         long startedNanos = lastAttemptNanos;
         // A range lasts from the start of its fetch to the start of the next one: both read on
         // the caller's thread, so the measure does not depend on how fast the store answers.
-        long size = fetchedOnce
+        long size = tagStep > 0
                 ? owner.steps().next(step, startedNanos - lastFetchNanos, tagStep)
                 : RangeStore.TAG_STEP;
         if (!owner.submit(() -> fetch(size, startedNanos))) {
@@ -216,11 +215,10 @@ final class TagBuffer implements SegmentSequence {
                 fetchNanos += owner.time().nanoTime() - startedNanos;
                 next = got;
                 step = got.end - got.start;
-                if (!fetchedOnce) {
+                if (tagStep == 0) {
                     tagStep = step;
                 }
                 lastFetchNanos = startedNanos;
-                fetchedOnce = true;
             } else {
                 fetchFailures++;
                 lastFailure = failure;
