@@ -86,6 +86,22 @@ class DocsTest {
         assertThat(brokenLinks(links, Map.of())).as("links that lead nowhere").isEmpty();
     }
 
+    /** Regression: the README's modules table once missed idmint-redis. */
+    @Test
+    void readmeModulesTable_listsEveryReactorModule() {
+        Matcher module = Pattern.compile("<module>([^<]+)</module>")
+                .matcher(read(ROOT.resolve("pom.xml")));
+        List<String> modules = new ArrayList<>();
+        while (module.find()) {
+            modules.add(module.group(1));
+        }
+        String readme = read(ROOT.resolve("README.md"));
+
+        assertThat(modules).as("modules of the root pom").contains("idmint-core", "idmint-redis");
+        assertThat(modules).as("modules missing from the README's table")
+                .filteredOn(m -> !readme.contains("| `" + m + "` |")).isEmpty();
+    }
+
     @Test
     void compile_blockThatDoesNotCompile_isReportedWithItsFileAndLine() {
         String page = "# Example\n\n```java\nlong id = 1;\nlong id2 = nope();\n```\n";
