@@ -1,7 +1,7 @@
 package io.idmint.zookeeper;
 
-import io.idmint.RangeStores;
 import io.idmint.WorkerRegistries;
+import io.idmint.segment.RangeStores;
 import io.idmint.spi.RangeStore;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -1,9 +1,11 @@
-package io.idmint;
+package io.idmint.segment;
 
+import static io.idmint.segment.SegmentGeneratorTest.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.IdUnavailableException.Reason;
+import io.idmint.IdUnavailableException;
 import io.idmint.spi.Range;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRangeStore;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class SegmentRelaxedOrderTest {
 
-    private final ManualTimeSource time = new ManualTimeSource(Nodes.T0);
+    private final ManualTimeSource time = new ManualTimeSource(T0);
     private final InMemoryRangeStore store = new InMemoryRangeStore();
     private final List<SegmentGenerator> opened = new ArrayList<>();
 

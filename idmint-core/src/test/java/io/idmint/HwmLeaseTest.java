@@ -20,7 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class LeasedWorkerTest {
+class HwmLeaseTest {
 
     /** A registry whose extend hangs until released, like a store that stopped answering. */
     private static final class HangingRegistry implements WorkerRegistry {

@@ -1,10 +1,11 @@
-package io.idmint;
+package io.idmint.segment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.idmint.IdUnavailableException.Reason;
+import io.idmint.IdUnavailableException;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
@@ -27,7 +28,10 @@ import org.junit.jupiter.api.Test;
 
 class SegmentGeneratorTest {
 
-    private final ManualTimeSource time = new ManualTimeSource(Nodes.T0);
+    /** 2026-06-01T00:00:00Z. */
+    static final long T0 = 1_780_272_000_000L;
+
+    private final ManualTimeSource time = new ManualTimeSource(T0);
     private final InMemoryRangeStore store = new InMemoryRangeStore();
     private final List<SegmentGenerator> opened = new ArrayList<>();
 
