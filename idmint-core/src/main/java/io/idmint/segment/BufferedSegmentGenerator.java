@@ -124,12 +124,6 @@ final class BufferedSegmentGenerator implements SegmentGenerator, TagBuffer.Owne
         return tags.values().stream().mapToLong(TagBuffer::waits).sum();
     }
 
-    /** Whether {@code tag}'s next range is in, for tests. */
-    boolean prefetched(String tag) {
-        TagBuffer b = tags.get(tag);
-        return b != null && b.prefetched();
-    }
-
     @Override
     public void close() {
         closed = true;

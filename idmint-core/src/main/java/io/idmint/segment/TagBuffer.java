@@ -269,16 +269,6 @@ final class TagBuffer implements SegmentSequence {
         return settings.store().allocate(tag, size);
     }
 
-    /** Whether the next range is in, for tests. */
-    boolean prefetched() {
-        lock.lock();
-        try {
-            return next != null;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     SegmentStats stats() {
         lock.lock();
         try {

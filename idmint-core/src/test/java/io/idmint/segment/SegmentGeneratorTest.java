@@ -152,7 +152,7 @@ class SegmentGeneratorTest {
     /** Polls until range {@code index + 1} is in the store and in the generator's buffer. */
     private void awaitPrefetched(SegmentGenerator g, String tag, int index) {
         await(() -> store.ranges(tag).size() > index + 1
-                && ((BufferedSegmentGenerator) g).prefetched(tag), "range " + (index + 1)
+                && nextReady(g, tag), "range " + (index + 1)
                 + " is fetched");
     }
 
@@ -464,5 +464,10 @@ class SegmentGeneratorTest {
                         "segment.min-step (500) must not exceed segment.max-step (100)");
         assertThatThrownBy(() -> Segments.newBuilder().store(store).step(50).minStep(100).build())
                 .hasMessageContaining("segment.step (50) must be between");
+    }
+
+    /** Whether {@code tag}'s next range is in, as {@link SegmentGenerator#stats()} says. */
+    private static boolean nextReady(SegmentGenerator g, String tag) {
+        return g.stats().stream().anyMatch(s -> s.tag().equals(tag) && s.nextReady());
     }
 }

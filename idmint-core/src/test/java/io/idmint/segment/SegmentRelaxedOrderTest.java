@@ -55,7 +55,7 @@ class SegmentRelaxedOrderTest {
                 // the block that held the range's 10 % value has started the next fetch
                 int index = (int) ((expected - 1) / 1_000);
                 await(() -> store.ranges("order").size() > index + 1
-                        && ((BufferedSegmentGenerator) g).prefetched("order"));
+                        && nextReady(g, "order"));
             }
         }
         // so only the very first call, with both buffers empty, had to wait
@@ -186,5 +186,10 @@ class SegmentRelaxedOrderTest {
                 .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.CLOSED);
         assertThatThrownBy(() -> g.next("order", new long[3], 0, 3))
                 .isInstanceOf(IdUnavailableException.class);
+    }
+
+    /** Whether {@code tag}'s next range is in, as {@link SegmentGenerator#stats()} says. */
+    private static boolean nextReady(SegmentGenerator g, String tag) {
+        return g.stats().stream().anyMatch(s -> s.tag().equals(tag) && s.nextReady());
     }
 }
