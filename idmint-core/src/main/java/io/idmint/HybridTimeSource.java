@@ -25,7 +25,7 @@ final class HybridTimeSource implements TimeSource {
         this(System::currentTimeMillis, System::nanoTime);
     }
 
-    /** For tests: the wall clock and the monotonic clock as suppliers. */
+    /** A source over these clocks; {@link TimeSource#system()} passes the system's. */
     HybridTimeSource(LongSupplier wallClock, LongSupplier monotonic) {
         this.wallClock = wallClock;
         this.monotonic = monotonic;

@@ -1,15 +1,17 @@
 package io.idmint;
 
-import static io.idmint.Checks.requireArgument;
-import static io.idmint.Checks.requirePositive;
-import static io.idmint.Checks.requireUnset;
+import static io.idmint.spi.Checks.requireArgument;
+import static io.idmint.spi.Checks.requirePositive;
+import static io.idmint.spi.Checks.requireUnset;
 
 import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.Names;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * Builds Snowflake-family generators. Each setter validates its value at once and may be called
@@ -49,7 +51,7 @@ public final class Snowflake {
     private Duration storeTimeout;
     private Duration window;
     private GeneratorListener listener;
-    private boolean maintenanceThread = true;
+    private Executor maintenance;
 
     private Snowflake() {
     }
@@ -75,11 +77,7 @@ public final class Snowflake {
     /** The deployment's name in the registry; default {@code default}. */
     public Snowflake namespace(String namespace) {
         requireUnset(this.namespace, "namespace");
-        if (namespace == null || !namespace.matches("[A-Za-z0-9._-]{1,64}")) {
-            throw new IllegalArgumentException("namespace '" + namespace + "' must be 1 to 64 of "
-                    + "A-Z a-z 0-9 . _ -");
-        }
-        this.namespace = namespace;
+        this.namespace = Names.requireNamespace(namespace);
         return this;
     }
 
@@ -98,9 +96,7 @@ public final class Snowflake {
      */
     public Snowflake datacenterName(String name) {
         requireUnset(this.datacenterName, "datacenterName");
-        requireArgument(name != null && name.matches("[A-Za-z0-9._-]{0,64}"), "datacenter.name '"
-                + name + "' must be 0 to 64 of A-Z a-z 0-9 . _ -");
-        this.datacenterName = name;
+        this.datacenterName = Names.requireDatacenterName(name, "datacenter.name");
         return this;
     }
 
@@ -220,9 +216,14 @@ public final class Snowflake {
         return this;
     }
 
-    /** For tests that drive the protocol step by step through {@link LeasedWorker#maintain()}. */
-    Snowflake withoutMaintenanceThread() {
-        this.maintenanceThread = false;
+    /**
+     * Where each worker's maintenance loop (the HWM protocol's renewals) runs; it occupies one
+     * thread for the generator's life. Default: a daemon thread of its own per worker. A test
+     * that steps the protocol itself passes an executor that runs nothing.
+     */
+    Snowflake maintenance(Executor executor) {
+        requireUnset(this.maintenance, "maintenance");
+        this.maintenance = Objects.requireNonNull(executor, "executor");
         return this;
     }
 
@@ -270,20 +271,26 @@ public final class Snowflake {
         requireArgument(k == 1 || l.bits(Layout.Field.SHARD) == 0, "workers " + k
                 + " needs a layout without a shard field; layout " + l + " has one");
         Duration period = ka.compareTo(w.dividedBy(3)) < 0 ? ka : w.dividedBy(3);
+        Duration lead = maxLead != null ? maxLead : Duration.ZERO;
+        GeneratorSettings settings = new GeneratorSettings(l, time,
+                clockPolicy != null ? clockPolicy : ClockPolicy.FAIL,
+                (maxClockWait != null ? maxClockWait : DEFAULT_MAX_WAIT).toMillis(),
+                lead.toMillis() / l.tickMillis(), w.toMillis(), period.toMillis(), st.toMillis(),
+                listener != null ? listener : GeneratorListener.NONE);
         ClaimRequest request = new ClaimRequest(namespace != null ? namespace : "default",
                 l.spec(), dc, datacenterName != null ? datacenterName : "", l.maxWorkerId(),
                 preferred, ttl.toMillis(), holder());
         String thread = "idmint-lease-" + request.namespace() + "-dc" + dc;
         if (k == 1) {
-            return start(l, time, request, w, period, st, thread, false);
+            return start(settings, request, thread, false);
         }
         SnowflakeGenerator[] stripes = new SnowflakeGenerator[k];
         int leased = 0;
         try {
             for (; leased < k; leased++) {
                 // The preference is the first worker's; the others take the coldest free ones.
-                stripes[leased] = start(l, time, leased == 0 ? request
-                        : request.withoutPreference(), w, period, st, thread + "-" + leased, true);
+                stripes[leased] = start(settings, leased == 0 ? request
+                        : request.withoutPreference(), thread + "-" + leased, true);
             }
         } catch (RuntimeException e) {
             for (int i = 0; i < leased; i++) {
@@ -302,21 +309,15 @@ public final class Snowflake {
     }
 
     /** One generator on one leased worker, its first acquisition done on this thread. */
-    private SnowflakeGenerator start(Layout l, TimeSource time, ClaimRequest request,
-            Duration window, Duration period, Duration storeTimeout, String threadName,
-            boolean poolFullIsFatal) {
-        Duration lead = maxLead != null ? maxLead : Duration.ZERO;
-        GeneratorListener hooks = listener != null ? listener : GeneratorListener.NONE;
-        SnowflakeGenerator generator = new SnowflakeGenerator(l, time,
-                clockPolicy != null ? clockPolicy : ClockPolicy.FAIL,
-                maxClockWait != null ? maxClockWait : DEFAULT_MAX_WAIT,
-                lead.toMillis() / l.tickMillis(), hooks);
-        LeasedWorker lease = new LeasedWorker(generator, registry, request, window, period,
-                storeTimeout, hooks);
-        lease.acquireOrThrow(poolFullIsFatal);
-        if (maintenanceThread) {
-            lease.start(threadName);
-        }
+    private SnowflakeGenerator start(GeneratorSettings settings, ClaimRequest request,
+            String threadName, boolean poolFullIsFatal) {
+        SnowflakeGenerator generator = new SnowflakeGenerator(settings, registry, request);
+        generator.lease().acquireOrThrow(poolFullIsFatal);
+        generator.lease().start(maintenance != null ? maintenance : task -> {
+            Thread t = new Thread(task, threadName);
+            t.setDaemon(true);
+            t.start();
+        });
         return generator;
     }
 

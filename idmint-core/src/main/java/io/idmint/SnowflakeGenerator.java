@@ -2,6 +2,8 @@ package io.idmint;
 
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.Layout.Field;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.WorkerRegistry;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * mix one worker's bits with another's sequence. Retiring a slot swaps its state for
  * {@link #CLOSED} atomically, which yields the exact last issued tick for the final HWM.
  */
-final class SnowflakeGenerator implements IdGenerator {
+final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
 
     static final long CLOSED = Long.MIN_VALUE;
 
@@ -64,20 +66,21 @@ final class SnowflakeGenerator implements IdGenerator {
     private final long tickMillis;
     private final long epochMillis;
     private final long maxTick;
+    private final HwmLease lease;
 
     private volatile Slot slot;
-    private volatile LeasedWorker lease;
     /** The last tick issued on any worker this generator held before: the floor for the next. */
     private volatile long retiredTick = Long.MIN_VALUE;
 
-    SnowflakeGenerator(Layout layout, TimeSource time, ClockPolicy clockPolicy, Duration maxWait,
-            long maxLeadTicks, GeneratorListener listener) {
-        this.layout = layout;
-        this.time = time;
-        this.clockPolicy = clockPolicy;
-        this.maxWaitMillis = maxWait.toMillis();
-        this.maxLeadTicks = maxLeadTicks;
-        this.listener = listener;
+    /** A generator that holds no worker yet: its lease's first acquisition installs one. */
+    SnowflakeGenerator(GeneratorSettings settings, WorkerRegistry registry,
+            ClaimRequest request) {
+        this.layout = settings.layout();
+        this.time = settings.time();
+        this.clockPolicy = settings.clockPolicy();
+        this.maxWaitMillis = settings.maxWaitMillis();
+        this.maxLeadTicks = settings.maxLeadTicks();
+        this.listener = settings.listener();
         this.sequenceBits = layout.bits(Field.SEQUENCE);
         this.sequenceMask = layout.maxValue(Field.SEQUENCE);
         this.timeShift = layout.shift(Field.TIME);
@@ -89,10 +92,8 @@ final class SnowflakeGenerator implements IdGenerator {
         this.maxTick = layout.maxTick();
         this.slot = new Slot(new IdUnavailableException(Reason.NO_LEASE,
                 "no worker ID held yet", Duration.ofSeconds(1)));
-    }
-
-    void attach(LeasedWorker lease) {
-        this.lease = lease;
+        // The lease only keeps this view; it calls it once acquireOrThrow() or start() runs.
+        this.lease = new HwmLease(settings, this, registry, request);
     }
 
     @Override
@@ -159,11 +160,10 @@ final class SnowflakeGenerator implements IdGenerator {
                         continue;
                     }
                     if (clockPolicy == ClockPolicy.FAIL) {
-                        LeasedWorker l = lease;
-                        if (l != null && low == prev) {
+                        if (low == prev) {
                             // This worker's own last ID is ahead: give it up. (A floor alone
                             // is another worker's ID; that worker will see its own fault.)
-                            l.clockFault(behindMillis);
+                            lease.clockFault(behindMillis);
                         }
                         throw new IdUnavailableException(Reason.CLOCK_BEHIND, "clock is "
                                 + behindMillis + " ms behind the last issued ID (max wait "
@@ -241,10 +241,7 @@ final class SnowflakeGenerator implements IdGenerator {
                     + " ran out of time at " + layout.exhaustion() + "; no more IDs can be minted",
                     Duration.ZERO);
         }
-        LeasedWorker l = lease;
-        if (l != null) {
-            l.wake();
-        }
+        lease.wake();
         return new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "worker " + s.workerId
                 + " has no reservation for time " + layout.millisOf(tick)
                 + " yet (reserved up to " + layout.millisOf(s.limitTick) + ")",
@@ -266,7 +263,8 @@ final class SnowflakeGenerator implements IdGenerator {
      * or below the last tick of a worker this generator held before, so IDs keep increasing
      * across a change of worker.
      */
-    void install(int datacenterId, int workerId, long hwmTick, long limitTick) {
+    @Override
+    public void install(int datacenterId, int workerId, long hwmTick, long limitTick) {
         long nodeBits = layout.compose(0, datacenterId, workerId, 0, 0);
         long floor = Math.max(Math.max(hwmTick, retiredTick), -1);
         long initial = (floor + 1 << sequenceBits) - 1;
@@ -274,7 +272,8 @@ final class SnowflakeGenerator implements IdGenerator {
     }
 
     /** Raises the issuance limit of the held worker after an acknowledged reservation. */
-    void extendLimit(long limitTick) {
+    @Override
+    public void extendLimit(long limitTick) {
         Slot s = slot;
         long limit = Math.min(limitTick, maxTick);
         if (s.unavailable == null && limit > s.limitTick) {
@@ -282,17 +281,17 @@ final class SnowflakeGenerator implements IdGenerator {
         }
     }
 
-    /** Unix ms of the last tick issued on a worker given up before, or Long.MIN_VALUE. */
-    long lastRetiredMillis() {
-        long t = retiredTick;
-        return t == Long.MIN_VALUE ? Long.MIN_VALUE : layout.millisOf(t);
+    @Override
+    public long lastRetiredTick() {
+        return retiredTick;
     }
 
     /**
      * Stops issuing on the held worker, atomically, and returns the last tick it issued (or
      * {@link Long#MIN_VALUE} when none was held). Later calls throw {@code reason}.
      */
-    long retire(IdUnavailableException reason) {
+    @Override
+    public long retire(IdUnavailableException reason) {
         Slot s = slot;
         slot = new Slot(reason);
         long last = s.state.getAndSet(CLOSED);
@@ -304,8 +303,9 @@ final class SnowflakeGenerator implements IdGenerator {
         return tick;
     }
 
-    /** The last issued tick of the held worker (for reservations), or the current tick. */
-    long lastIssuedTick() {
+    /** The last issued tick of the held worker (for reservations), or Long.MIN_VALUE. */
+    @Override
+    public long lastIssuedTick() {
         long st = slot.state.get();
         return st == CLOSED ? Long.MIN_VALUE : st >> sequenceBits;
     }
@@ -314,20 +314,8 @@ final class SnowflakeGenerator implements IdGenerator {
         return slot;
     }
 
-    LeasedWorker lease() {
+    HwmLease lease() {
         return lease;
-    }
-
-    TimeSource time() {
-        return time;
-    }
-
-    ClockPolicy clockPolicy() {
-        return clockPolicy;
-    }
-
-    long maxWaitMillis() {
-        return maxWaitMillis;
     }
 
     @Override
@@ -337,24 +325,16 @@ final class SnowflakeGenerator implements IdGenerator {
 
     @Override
     public GeneratorStatus status() {
-        LeasedWorker l = lease;
         Slot s = slot;
         long now = time.currentTimeMillis();
         long runway = s.unavailable != null ? 0
                 : Math.max(0, layout.millisOf(s.limitTick + 1) - now);
-        LeaseState state = l == null ? LeaseState.ACQUIRING : l.state();
-        String detail = l == null ? "not started" : l.detail();
-        return new GeneratorStatus(state, layout, s.datacenterId, s.workerId, runway,
-                time.wallClockOffsetMillis(), detail);
+        return new GeneratorStatus(lease.state(), layout, s.datacenterId, s.workerId, runway,
+                time.wallClockOffsetMillis(), lease.detail());
     }
 
     @Override
     public void close() {
-        LeasedWorker l = lease;
-        if (l != null) {
-            l.close();
-        } else {
-            retire(new IdUnavailableException(Reason.CLOSED, "generator is closed", Duration.ZERO));
-        }
+        lease.close();
     }
 }

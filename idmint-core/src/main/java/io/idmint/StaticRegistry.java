@@ -1,5 +1,15 @@
 package io.idmint;
 
+import static io.idmint.StaticFiles.checkDatacenterName;
+import static io.idmint.StaticFiles.checkLayout;
+import static io.idmint.StaticFiles.markUsed;
+import static io.idmint.StaticFiles.name;
+import static io.idmint.StaticFiles.read;
+import static io.idmint.StaticFiles.usedBefore;
+import static io.idmint.StaticFiles.writeLockFile;
+import static io.idmint.StaticFiles.writeState;
+
+import io.idmint.StaticFiles.State;
 import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
@@ -7,16 +17,12 @@ import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,7 +32,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
-import java.util.zip.CRC32;
 
 /**
  * The {@code static:} registry: worker IDs on one host, kept in a data directory. Each worker has
@@ -44,8 +49,6 @@ import java.util.zip.CRC32;
  */
 final class StaticRegistry implements WorkerRegistry {
 
-    private static final String STATE_HEADER = "# idmint worker state: written atomically by idmint; do not edit";
-
     private static final Set<Path> IN_JVM = ConcurrentHashMap.newKeySet();
 
     private final Path root;
@@ -57,9 +60,6 @@ final class StaticRegistry implements WorkerRegistry {
 
     StaticRegistry(Path dataDir) {
         this.root = dataDir.toAbsolutePath().normalize().resolve("workers");
-    }
-
-    private record State(long hwmMillis, long generation) {
     }
 
     @Override
@@ -149,10 +149,7 @@ final class StaticRegistry implements WorkerRegistry {
             }
             long next = release ? hwm : Math.max(hwm, state == null ? 0 : state.hwmMillis());
             writeState(dir, claim.datacenterId(), claim.workerId(), layout, next, generation + 1);
-            if (!usedBefore(channel)) {
-                channel.write(ByteBuffer.wrap(new byte[] {'1'}), 0);
-                channel.force(true);
-            }
+            markUsed(channel);
             return generation + 1;
         } catch (IOException e) {
             throw new RegistryException(Kind.UNAVAILABLE, "cannot write the state of worker "
@@ -207,140 +204,12 @@ final class StaticRegistry implements WorkerRegistry {
         return order;
     }
 
-    private static void checkLayout(Path dir, String layoutSpec) throws IOException,
-            RegistryException {
-        Path file = dir.resolve("layout");
-        if (!Files.exists(file)) {
-            atomicWrite(dir, file, layoutSpec + "\n");
-        }
-        String stored = Files.readString(file, StandardCharsets.UTF_8).trim();
-        if (!stored.equals(layoutSpec)) {
-            throw new RegistryException(Kind.CONFLICT, "data directory " + dir + " was set up for "
-                    + "layout '" + stored + "', not '" + layoutSpec + "'; a deployment's layout "
-                    + "cannot change (use another data directory for another layout)");
-        }
-    }
-
-    private static void checkDatacenterName(Path dir, ClaimRequest request)
-            throws IOException, RegistryException {
-        if (request.datacenterName().isEmpty()) {
-            return;
-        }
-        Path file = dir.resolve("datacenter-" + request.datacenterId() + ".name");
-        if (!Files.exists(file)) {
-            atomicWrite(dir, file, request.datacenterName() + "\n");
-        }
-        String stored = Files.readString(file, StandardCharsets.UTF_8).trim();
-        if (!stored.equals(request.datacenterName())) {
-            throw new RegistryException(Kind.CONFLICT, "datacenter " + request.datacenterId()
-                    + " is '" + stored + "' in " + dir + ", not '"
-                    + request.datacenterName() + "'");
-        }
-    }
-
-    /** The worker's state, or null when it has no state file. */
-    private static State read(Path dir, int dc, int worker, String layoutSpec)
-            throws IOException, RegistryException {
-        Path file = dir.resolve(name(dc, worker, "state"));
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return null;
-        }
-        int crcAt = text.lastIndexOf("crc32=");
-        Map<String, String> values = new LinkedHashMap<>();
-        if (crcAt > 0) {
-            for (String line : text.substring(0, crcAt).split("\n")) {
-                int eq = line.indexOf('=');
-                if (eq > 0 && !line.startsWith("#")) {
-                    values.put(line.substring(0, eq), line.substring(eq + 1));
-                }
-            }
-        }
-        try {
-            String stored = crcAt < 0 ? "" : text.substring(crcAt + 6).trim();
-            if (crcAt < 0 || !crc(text.substring(0, crcAt)).equals(stored)) {
-                throw new IllegalArgumentException("checksum does not match");
-            }
-            if (!layoutSpec.equals(values.get("layout"))
-                    || Integer.parseInt(values.get("datacenter")) != dc
-                    || Integer.parseInt(values.get("worker")) != worker) {
-                throw new IllegalArgumentException("it belongs to another layout or worker");
-            }
-            return new State(Long.parseLong(values.get("hwm")),
-                    Long.parseLong(values.get("generation")));
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new RegistryException(Kind.CORRUPT, "state file " + file + " is corrupt ("
-                    + e.getMessage() + "); refusing to guess its high-water mark. Restore it from "
-                    + "a backup, or write it by hand with an HWM above every ID it issued", e);
-        }
-    }
-
-    private static void writeState(Path dir, int dc, int worker, String layoutSpec, long hwm,
-            long generation) throws IOException {
-        String body = STATE_HEADER + "\nversion=1\nlayout=" + layoutSpec + "\ndatacenter=" + dc
-                + "\nworker=" + worker + "\nhwm=" + hwm + "\ngeneration=" + generation + "\n";
-        atomicWrite(dir, dir.resolve(name(dc, worker, "state")), body + "crc32=" + crc(body)
-                + "\n");
-    }
-
-    /** Write to a temporary file, fsync it, rename it over the target, fsync the directory. */
-    private static void atomicWrite(Path dir, Path target, String content) throws IOException {
-        Path tmp = Files.createTempFile(dir, target.getFileName().toString(), ".tmp");
-        try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ByteBuffer buf = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE,
-                        StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                throw new IOException("the file system of " + dir + " cannot rename atomically", e);
-            }
-            try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-                d.force(true);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    /** Whether the lock file says a state file was written for this worker. */
-    private static boolean usedBefore(FileChannel channel) throws IOException {
-        ByteBuffer first = ByteBuffer.allocate(1);
-        return channel.read(first, 0) == 1 && first.get(0) == '1';
-    }
-
-    /** Lock file content: '1' or '0' (a state file was written), a space, the holder. */
-    private static void writeLockFile(FileChannel channel, boolean used, String holder)
-            throws IOException {
-        byte[] text = ((used ? "1 " : "0 ") + holder + "\n").getBytes(StandardCharsets.UTF_8);
-        channel.truncate(0);
-        channel.write(ByteBuffer.wrap(text), 0);
-        channel.force(true);
-    }
-
     private static FileLock tryLock(FileChannel channel) throws IOException {
         try {
             return channel.tryLock();
         } catch (OverlappingFileLockException e) {
             return null; // held by this JVM, through another channel
         }
-    }
-
-    private static String crc(String s) {
-        CRC32 crc = new CRC32();
-        crc.update(s.getBytes(StandardCharsets.UTF_8));
-        return String.format("%08x", crc.getValue());
-    }
-
-    private static String name(int dc, int worker, String suffix) {
-        return "worker-" + dc + "-" + worker + "." + suffix;
     }
 
     private static String key(String namespace, int dc, int worker) {
@@ -384,7 +253,7 @@ final class StaticRegistry implements WorkerRegistry {
         } catch (IOException | RuntimeException e) {
             throw new RegistryException(Kind.UNAVAILABLE, "cannot list " + dir + ": " + e, e);
         }
-        out.sort(java.util.Comparator.comparingInt(WorkerRecord::datacenterId)
+        out.sort(Comparator.comparingInt(WorkerRecord::datacenterId)
                 .thenComparingInt(WorkerRecord::workerId));
         return out;
     }

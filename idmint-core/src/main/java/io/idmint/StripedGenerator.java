@@ -243,7 +243,7 @@ final class StripedGenerator implements IdGenerator {
         return order;
     }
 
-    /** The stripes, for tests that step their leases. */
+    /** The stripes, lowest index first. */
     List<SnowflakeGenerator> stripes() {
         return List.of(stripes);
     }

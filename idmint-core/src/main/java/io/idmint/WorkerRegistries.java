@@ -1,12 +1,10 @@
 package io.idmint;
 
+import io.idmint.spi.Providers;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.spi.WorkerRegistryProvider;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.ServiceLoader;
 
 /** Opens worker registries: the built-in {@code static:} one, or a backend found by URI scheme. */
 public final class WorkerRegistries {
@@ -38,22 +36,12 @@ public final class WorkerRegistries {
             }
             return local(dataDir);
         }
-        List<String> known = new ArrayList<>(List.of("static"));
-        for (WorkerRegistryProvider p : ServiceLoader.load(WorkerRegistryProvider.class)) {
-            if (p.scheme().equalsIgnoreCase(scheme)) {
-                return p.open(uri, dataDir);
-            }
-            known.add(p.scheme());
-        }
-        throw new IllegalArgumentException("registry '" + uri + "': no backend for scheme '"
-                + scheme + "' on the class path; available: " + String.join(", ", known));
+        return Providers.find(WorkerRegistryProvider.class, WorkerRegistryProvider::scheme,
+                scheme, List.of("static"), "registry", uri).open(uri, dataDir);
     }
 
     private static String schemeOf(String uri) {
-        if (uri == null || uri.indexOf(':') <= 0) {
-            throw new IllegalArgumentException("registry '" + uri + "' is not a URI such as "
-                    + "static:, etcd://host:2379/ns, zk://host:2181/ns or jdbc:postgresql://…");
-        }
-        return uri.substring(0, uri.indexOf(':')).trim().toLowerCase(Locale.ROOT);
+        return Providers.schemeOf(uri, "registry", "static:, etcd://host:2379/ns, "
+                + "zk://host:2181/ns or jdbc:postgresql://…");
     }
 }

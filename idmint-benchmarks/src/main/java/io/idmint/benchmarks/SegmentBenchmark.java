@@ -2,10 +2,10 @@ package io.idmint.benchmarks;
 
 import static me.ahoo.cosid.segment.IdSegment.TIME_TO_LIVE_FOREVER;
 
-import io.idmint.SegmentGenerator;
-import io.idmint.SegmentOrder;
-import io.idmint.SegmentSequence;
-import io.idmint.Segments;
+import io.idmint.segment.SegmentGenerator;
+import io.idmint.segment.SegmentOrder;
+import io.idmint.segment.SegmentSequence;
+import io.idmint.segment.Segments;
 import io.idmint.testkit.InMemoryRangeStore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,5 +1,8 @@
 package io.idmint.formats;
 
+import static io.idmint.spi.Checks.requireArgument;
+import static io.idmint.spi.Checks.requireUnset;
+
 import io.idmint.TimeSource;
 import java.util.Objects;
 
@@ -36,10 +39,10 @@ public record Flake128(long timestampMillis, long workerId, int sequence)
 
     /** @throws IllegalArgumentException when a field is outside its width */
     public Flake128 {
-        Require.argument(timestampMillis >= 0, "flake time must be >= 0, got " + timestampMillis);
-        Require.argument(workerId >= 0 && workerId <= MAX_WORKER_ID, "flake worker ID must be 0 "
+        requireArgument(timestampMillis >= 0, "flake time must be >= 0, got " + timestampMillis);
+        requireArgument(workerId >= 0 && workerId <= MAX_WORKER_ID, "flake worker ID must be 0 "
                 + "to " + MAX_WORKER_ID + ", got " + workerId);
-        Require.argument(sequence >= 0 && sequence <= MAX_SEQUENCE, "flake sequence must be 0 to "
+        requireArgument(sequence >= 0 && sequence <= MAX_SEQUENCE, "flake sequence must be 0 to "
                 + MAX_SEQUENCE + ", got " + sequence);
     }
 
@@ -75,7 +78,7 @@ public record Flake128(long timestampMillis, long workerId, int sequence)
      * made-up or copied MACs.
      */
     public static long workerIdOf(byte[] mac) {
-        Require.argument(mac != null && mac.length == 6, "a MAC address is 6 bytes, got "
+        requireArgument(mac != null && mac.length == 6, "a MAC address is 6 bytes, got "
                 + (mac == null ? "null" : mac.length));
         long w = 0;
         for (byte b : mac) {
@@ -129,8 +132,8 @@ public record Flake128(long timestampMillis, long workerId, int sequence)
 
         /** This generator's worker, 0 to 2<sup>48</sup>-1, unique among all generators. */
         public Builder workerId(long workerId) {
-            Require.unset(this.workerId, "workerId");
-            Require.argument(workerId >= 0 && workerId <= MAX_WORKER_ID, "flake worker ID must "
+            requireUnset(this.workerId, "workerId");
+            requireArgument(workerId >= 0 && workerId <= MAX_WORKER_ID, "flake worker ID must "
                     + "be 0 to " + MAX_WORKER_ID + " (48 bits), got " + workerId);
             this.workerId = workerId;
             return this;
@@ -138,14 +141,14 @@ public record Flake128(long timestampMillis, long workerId, int sequence)
 
         /** Where time comes from; default {@link TimeSource#system()}. */
         public Builder timeSource(TimeSource timeSource) {
-            Require.unset(this.timeSource, "timeSource");
+            requireUnset(this.timeSource, "timeSource");
             this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
             return this;
         }
 
         /** @throws IllegalArgumentException when no worker ID was given */
         public FormatGenerator<Flake128> build() {
-            Require.argument(workerId != null, "no worker ID for 128-bit flakes: pass one to "
+            requireArgument(workerId != null, "no worker ID for 128-bit flakes: pass one to "
                     + "workerId(), unique per generator, e.g. workerIdOf(a MAC address)");
             return new FlakeGenerator(workerId,
                     timeSource != null ? timeSource : TimeSource.system());

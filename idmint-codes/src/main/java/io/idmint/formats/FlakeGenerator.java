@@ -32,7 +32,7 @@ final class FlakeGenerator implements FormatGenerator<Flake128> {
             long lastMillis = last >>> 16;
             long now = time.currentTimeMillis();
             if (now < 0 || now > MAX_MILLIS) {
-                throw Require.timeOutOfRange("128-bit flake", now, "0 to 2^47-1 ms");
+                throw FormatClock.timeOutOfRange("128-bit flake", now, "0 to 2^47-1 ms");
             }
             long next;
             if (now > lastMillis) {
@@ -40,7 +40,7 @@ final class FlakeGenerator implements FormatGenerator<Flake128> {
             } else if ((last & Flake128.MAX_SEQUENCE) < Flake128.MAX_SEQUENCE) {
                 next = last + 1;
             } else {
-                Require.awaitMillis(time, lastMillis + 1, "128-bit flake");
+                FormatClock.awaitMillis(time, lastMillis + 1, "128-bit flake");
                 continue;
             }
             if (state.compareAndSet(last, next)) {

@@ -1,5 +1,8 @@
 package io.idmint.formats;
 
+import static io.idmint.spi.Checks.requireArgument;
+import static io.idmint.spi.Checks.requireUnset;
+
 import io.idmint.TimeSource;
 import java.security.SecureRandom;
 import java.util.Objects;
@@ -40,11 +43,11 @@ public record ObjectId(long seconds, long random, int counter) implements Compar
 
     /** @throws IllegalArgumentException when a field is outside its width */
     public ObjectId {
-        Require.argument(seconds >= 0 && seconds <= MAX_SECONDS, "ObjectId seconds must be 0 to "
+        requireArgument(seconds >= 0 && seconds <= MAX_SECONDS, "ObjectId seconds must be 0 to "
                 + MAX_SECONDS + ", got " + seconds);
-        Require.argument(random >= 0 && random <= MAX_RANDOM, "ObjectId random must be 0 to "
+        requireArgument(random >= 0 && random <= MAX_RANDOM, "ObjectId random must be 0 to "
                 + MAX_RANDOM + ", got " + random);
-        Require.argument(counter >= 0 && counter <= MAX_COUNTER, "ObjectId counter must be 0 to "
+        requireArgument(counter >= 0 && counter <= MAX_COUNTER, "ObjectId counter must be 0 to "
                 + MAX_COUNTER + ", got " + counter);
     }
 
@@ -64,7 +67,7 @@ public record ObjectId(long seconds, long random, int counter) implements Compar
 
     /** Reads the 12 bytes, big-endian as MongoDB stores them. */
     public static ObjectId fromBytes(byte[] bytes) {
-        Require.argument(bytes.length == 12, "an ObjectId is 12 bytes, got " + bytes.length);
+        requireArgument(bytes.length == 12, "an ObjectId is 12 bytes, got " + bytes.length);
         return new ObjectId(bigEndian(bytes, 0, 4), bigEndian(bytes, 4, 5),
                 (int) bigEndian(bytes, 9, 3));
     }
@@ -137,7 +140,7 @@ public record ObjectId(long seconds, long random, int counter) implements Compar
 
         /** Where time comes from; default {@link TimeSource#system()}. */
         public Builder timeSource(TimeSource timeSource) {
-            Require.unset(this.timeSource, "timeSource");
+            requireUnset(this.timeSource, "timeSource");
             this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
             return this;
         }
@@ -148,7 +151,7 @@ public record ObjectId(long seconds, long random, int counter) implements Compar
          * {@link SecureRandom}.
          */
         public Builder random(RandomGenerator random) {
-            Require.unset(this.random, "random");
+            requireUnset(this.random, "random");
             this.random = Objects.requireNonNull(random, "random");
             return this;
         }

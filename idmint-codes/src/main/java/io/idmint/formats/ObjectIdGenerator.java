@@ -39,7 +39,7 @@ final class ObjectIdGenerator implements FormatGenerator<ObjectId> {
             while (true) {
                 long now = Math.floorDiv(time.currentTimeMillis(), 1000);
                 if (now < 0 || now > ObjectId.MAX_SECONDS) {
-                    throw Require.timeOutOfRange("ObjectId", now, "0 to 2^32-1 s");
+                    throw FormatClock.timeOutOfRange("ObjectId", now, "0 to 2^32-1 s");
                 }
                 if (now > lastSecond) {
                     lastSecond = now;
@@ -49,7 +49,7 @@ final class ObjectIdGenerator implements FormatGenerator<ObjectId> {
                     break;
                 }
                 // The counter went all the way round this second: the next value would repeat.
-                Require.awaitMillis(time, (lastSecond + 1) * 1000, "ObjectId");
+                FormatClock.awaitMillis(time, (lastSecond + 1) * 1000, "ObjectId");
             }
             int c = counter;
             counter = (counter + 1) & ObjectId.MAX_COUNTER;

@@ -1,5 +1,7 @@
 package io.idmint.formats;
 
+import static io.idmint.spi.Checks.requireUnset;
+
 import io.idmint.TimeSource;
 import java.security.SecureRandom;
 import java.util.Objects;
@@ -101,7 +103,7 @@ public final class UuidV7 {
 
         /** Where time comes from; default {@link TimeSource#system()}. */
         public Builder timeSource(TimeSource timeSource) {
-            Require.unset(this.timeSource, "timeSource");
+            requireUnset(this.timeSource, "timeSource");
             this.timeSource = Objects.requireNonNull(timeSource, "timeSource");
             return this;
         }
@@ -112,7 +114,7 @@ public final class UuidV7 {
          * must not be shared with other users.
          */
         public Builder random(RandomGenerator random) {
-            Require.unset(this.random, "random");
+            requireUnset(this.random, "random");
             this.random = Objects.requireNonNull(random, "random");
             return this;
         }

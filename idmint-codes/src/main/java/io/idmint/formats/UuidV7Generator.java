@@ -44,7 +44,7 @@ final class UuidV7Generator implements FormatGenerator<UUID> {
         try {
             long now = time.currentTimeMillis();
             if (now < 0 || now > MAX_MILLIS) {
-                throw Require.timeOutOfRange("UUIDv7", now, "0 to 2^48-1 ms");
+                throw FormatClock.timeOutOfRange("UUIDv7", now, "0 to 2^48-1 ms");
             }
             if (now > lastMillis) {
                 lastMillis = now;
@@ -53,7 +53,7 @@ final class UuidV7Generator implements FormatGenerator<UUID> {
                 counter++;
             } else {
                 if (lastMillis == MAX_MILLIS) {
-                    throw Require.timeOutOfRange("UUIDv7", lastMillis + 1, "0 to 2^48-1 ms");
+                    throw FormatClock.timeOutOfRange("UUIDv7", lastMillis + 1, "0 to 2^48-1 ms");
                 }
                 lastMillis++;
                 counter = random.nextLong() & seedMask;

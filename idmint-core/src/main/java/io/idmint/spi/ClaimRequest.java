@@ -20,14 +20,8 @@ public record ClaimRequest(String namespace, String layoutSpec, int datacenterId
         String holder) {
 
     public ClaimRequest {
-        if (namespace == null || !namespace.matches("[A-Za-z0-9._-]{1,64}")) {
-            throw new IllegalArgumentException("namespace '" + namespace + "' must be 1 to 64 of "
-                    + "A-Z a-z 0-9 . _ -");
-        }
-        if (datacenterName == null || !datacenterName.matches("[A-Za-z0-9._-]{0,64}")) {
-            throw new IllegalArgumentException("datacenter name '" + datacenterName + "' must be "
-                    + "0 to 64 of A-Z a-z 0-9 . _ -");
-        }
+        Names.requireNamespace(namespace);
+        Names.requireDatacenterName(datacenterName, "datacenter name");
         if (maxWorkerId < 0) {
             throw new IllegalArgumentException("maxWorkerId must be >= 0, got " + maxWorkerId);
         }

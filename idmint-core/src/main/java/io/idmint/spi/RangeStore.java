@@ -25,7 +25,8 @@ public interface RangeStore extends AutoCloseable {
      * @param size how many values to take, or {@link #TAG_STEP} for the step stored with the tag
      *     (as Leaf's first allocation takes the {@code step} column)
      * @throws UnknownTagException when the tag does not exist (nothing is created implicitly)
-     * @throws IllegalArgumentException when {@code size} is negative
+     * @throws IllegalArgumentException when the tag name is not valid or {@code size} is
+     *     negative: the checks of {@link TagValue#checkAllocation}
      * @throws RegistryException {@link RegistryException.Kind#UNAVAILABLE} when the store did not
      *     answer or the outcome is unknown: the values may or may not be taken, so they are lost;
      *     {@link RegistryException.Kind#CORRUPT} when the stored value is unreadable, the tag's
@@ -38,8 +39,9 @@ public interface RangeStore extends AutoCloseable {
      * Creates {@code tag} so that its first allocation starts at {@code start}, and stores
      * {@code step}, the size {@link #TAG_STEP} allocations take.
      *
-     * @throws IllegalArgumentException when {@code start} is negative or {@code step} is not
-     *     between 1 and {@link #MAX_STEP}
+     * @throws IllegalArgumentException when the tag name is not valid, {@code start} is negative
+     *     or {@code step} is not between 1 and {@link #MAX_STEP}: the checks of
+     *     {@link TagValue#created}
      * @throws RegistryException {@link RegistryException.Kind#CONFLICT} when the tag exists
      *     already; {@link RegistryException.Kind#UNAVAILABLE} when the store did not answer
      */

@@ -12,14 +12,14 @@ import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
+import io.idmint.spi.TagValue;
 import io.idmint.spi.UnknownTagException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * A {@link RangeStore} on etcd: one key per tag ({@link EtcdKeys#segment}) holding
@@ -38,8 +38,6 @@ final class EtcdRangeStore implements RangeStore {
      */
     static final int MAX_ATTEMPTS = 1_000;
 
-    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-
     private final EtcdStore store;
     private final EtcdKeys keys;
 
@@ -50,24 +48,18 @@ final class EtcdRangeStore implements RangeStore {
 
     @Override
     public Range allocate(String tag, long size) throws RegistryException {
-        if (size < 0) {
-            throw new IllegalArgumentException("range size must not be negative, got " + size);
-        }
-        String key = key(tag);
+        TagValue.checkAllocation(tag, size);
+        String key = keys.segment(tag);
         KeyValue kv = first(store.get(key).getKvs());
         for (int attempt = 1; ; attempt++) {
             if (kv == null) {
                 throw new UnknownTagException(tag, "segment tag '" + tag + "' does not exist "
                         + "(etcd key " + key + ")");
             }
-            Stored now = Stored.of(kv);
-            long n = size == TAG_STEP ? now.step() : size;
-            if (now.next() > Long.MAX_VALUE - n) {
-                throw new RegistryException(Kind.CORRUPT, "segment tag '" + tag + "' at "
-                        + now.next() + " cannot take " + n + " more values without overflow");
-            }
-            Stored after = new Stored(now.next() + n, now.step());
-            TxnResponse t = store.txn("allocation of " + n + " from segment tag " + tag,
+            TagValue now = parse(kv);
+            TagValue after = now.allocate(tag, size);
+            TxnResponse t = store.txn("allocation of " + (after.next() - now.next())
+                    + " from segment tag " + tag,
                     new Cmp[] {new Cmp(bytes(key), Cmp.Op.EQUAL,
                             CmpTarget.modRevision(kv.getModRevision()))},
                     new Op[] {Op.put(bytes(key), bytes(after.text()), PutOption.DEFAULT)},
@@ -85,17 +77,11 @@ final class EtcdRangeStore implements RangeStore {
 
     @Override
     public void create(String tag, long start, long step) throws RegistryException {
-        if (start < 0) {
-            throw new IllegalArgumentException("segment start must be >= 0, got " + start);
-        }
-        if (step < 1 || step > MAX_STEP) {
-            throw new IllegalArgumentException("segment step must be between 1 and 2^40, got "
-                    + step);
-        }
-        String key = key(tag);
+        TagValue first = TagValue.created(tag, start, step);
+        String key = keys.segment(tag);
         TxnResponse t = store.txn("creation of segment tag " + tag,
                 new Cmp[] {new Cmp(bytes(key), Cmp.Op.EQUAL, CmpTarget.createRevision(0))},
-                new Op[] {Op.put(bytes(key), bytes(new Stored(start, step).text()),
+                new Op[] {Op.put(bytes(key), bytes(first.text()),
                         PutOption.DEFAULT)},
                 new Op[0]);
         if (!t.isSucceeded()) {
@@ -109,7 +95,7 @@ final class EtcdRangeStore implements RangeStore {
         String dir = keys.segments();
         List<TagInfo> out = new ArrayList<>();
         for (KeyValue kv : store.getPrefix(dir).getKvs()) {
-            Stored v = Stored.of(kv);
+            TagValue v = parse(kv);
             out.add(new TagInfo(string(kv.getKey()).substring(dir.length()), v.next(), v.step()));
         }
         out.sort(Comparator.comparing(TagInfo::tag));
@@ -121,37 +107,8 @@ final class EtcdRangeStore implements RangeStore {
         store.close();
     }
 
-    private String key(String tag) {
-        if (tag == null || !TAG.matcher(tag).matches()) {
-            throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to 64 of "
-                    + "A-Z a-z 0-9 . _ -");
-        }
-        return keys.segment(tag);
-    }
-
-    /** A tag's value: {@code "<next> <step>"}, decimal, the start of its next range first. */
-    private record Stored(long next, long step) {
-
-        String text() {
-            return next + " " + step;
-        }
-
-        static Stored of(KeyValue kv) throws RegistryException {
-            String s = string(kv.getValue());
-            String[] parts = s.split(" ", -1);
-            try {
-                if (parts.length == 2) {
-                    Stored v = new Stored(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
-                    if (v.next() >= 0 && v.step() >= 1 && v.step() <= MAX_STEP) {
-                        return v;
-                    }
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new RegistryException(Kind.CORRUPT, "etcd key " + string(kv.getKey())
-                    + " holds '" + s + "', not a segment tag's '<next> <step>'");
-        }
+    private static TagValue parse(KeyValue kv) throws RegistryException {
+        return TagValue.parse(string(kv.getValue()), "etcd key " + string(kv.getKey()));
     }
 
     private static KeyValue first(List<KeyValue> kvs) {

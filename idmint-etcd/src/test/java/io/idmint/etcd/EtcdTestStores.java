@@ -1,8 +1,8 @@
 package io.idmint.etcd;
 
 import io.etcd.jetcd.KeyValue;
-import io.idmint.RangeStores;
 import io.idmint.WorkerRegistries;
+import io.idmint.segment.RangeStores;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;

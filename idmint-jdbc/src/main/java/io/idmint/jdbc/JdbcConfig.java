@@ -1,6 +1,7 @@
 package io.idmint.jdbc;
 
 import io.idmint.spi.Durations;
+import io.idmint.spi.Names;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +36,6 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
     static final int DEFAULT_POOL_SIZE = 2;
     static final String DEFAULT_NAMESPACE = "default";
 
-    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     /** An H2 URL's database part that names another kind of store (mem:, tcp:, nio:, …). */
     private static final Pattern H2_PREFIX = Pattern.compile("[A-Za-z][A-Za-z0-9]+:.*");
 
@@ -245,9 +245,9 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
     }
 
     private static String parseNamespace(String what, String value) {
-        if (!NAMESPACE.matcher(value).matches()) {
+        if (!Names.isValid(value)) {
             throw new IllegalArgumentException(what + ": idmint.namespace '" + value
-                    + "' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+                    + "' must be " + Names.RULE);
         }
         return value;
     }

@@ -2,9 +2,10 @@ package io.idmint.jdbc;
 
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
+import io.idmint.spi.TagValue;
 import io.idmint.spi.UnknownTagException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,7 +14,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Segment ranges from the table {@code idmint_segment}: one row per (namespace, tag) holding the
@@ -24,7 +24,6 @@ import java.util.regex.Pattern;
  */
 final class JdbcRangeStore implements RangeStore {
 
-    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final String KEY = "namespace = ? AND tag = ?";
 
     /** Bound 1: size, 2: namespace, 3: tag, 4: the highest next_id that does not overflow. */
@@ -49,10 +48,7 @@ final class JdbcRangeStore implements RangeStore {
 
     @Override
     public Range allocate(String tag, long size) throws RegistryException {
-        requireTag(tag);
-        if (size < 0) {
-            throw new IllegalArgumentException("range size must not be negative, got " + size);
-        }
+        TagValue.checkAllocation(tag, size);
         String what = "allocate " + (size == TAG_STEP ? "a step" : size) + " of tag '" + tag
                 + "'";
         try (Connection c = pool.connect()) {
@@ -138,14 +134,7 @@ final class JdbcRangeStore implements RangeStore {
 
     @Override
     public void create(String tag, long start, long step) throws RegistryException {
-        requireTag(tag);
-        if (start < 0) {
-            throw new IllegalArgumentException("segment start must be >= 0, got " + start);
-        }
-        if (step < 1 || step > MAX_STEP) {
-            throw new IllegalArgumentException("segment step must be between 1 and 2^40, got "
-                    + step);
-        }
+        TagValue.created(tag, start, step);
         try (Connection c = pool.connect(); PreparedStatement ps = pool.prepare(c, INSERT)) {
             ps.setString(1, namespace);
             ps.setString(2, tag);
@@ -191,12 +180,5 @@ final class JdbcRangeStore implements RangeStore {
     @Override
     public void close() {
         pool.close();
-    }
-
-    private static void requireTag(String tag) {
-        if (tag == null || !TAG.matcher(tag).matches()) {
-            throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to 64 of "
-                    + "A-Z a-z 0-9 . _ -");
-        }
     }
 }

@@ -52,16 +52,6 @@ public final class JdbcRangeStores {
         }
     }
 
-    /**
-     * The table's DDL for the URL's database, for operators who create it themselves.
-     *
-     * @throws IllegalArgumentException when the URL names no supported database
-     */
-    public static String schemaScript(String url) {
-        JdbcConfig.Use use = JdbcConfig.Use.SEGMENTS;
-        return JdbcConfig.dialectOf(use, url).schemaScript(use);
-    }
-
     static JdbcConfig config(String url, Map<String, String> env, Path dataDir) {
         return JdbcConfig.parse(JdbcConfig.Use.SEGMENTS, url, env, dataDir);
     }

@@ -46,15 +46,4 @@ public final class JdbcRegistries {
             r.createSchema();
         }
     }
-
-    /**
-     * The schema script for the URL's database, for operators who create the tables themselves
-     * and give the nodes no DDL privileges.
-     *
-     * @throws IllegalArgumentException when the URL names no supported database
-     */
-    public static String schemaScript(String url) {
-        JdbcConfig.Use use = JdbcConfig.Use.REGISTRY;
-        return JdbcConfig.dialectOf(use, url).schemaScript(use);
-    }
 }

@@ -11,6 +11,7 @@
  * <p>Segment store: per-tag ranges from the table {@code idmint_segment}, each allocation one
  * {@code UPDATE … SET next_id = next_id + ?} and its read-back in one transaction. Entry points:
  * {@link io.idmint.jdbc.JdbcRangeStores} and the {@code jdbc:} scheme of
- * {@link io.idmint.RangeStores#open}; the node's default is an H2 file under its data directory.
+ * {@link io.idmint.segment.RangeStores#open}; the node's default is an H2 file under its data
+ * directory.
  */
 package io.idmint.jdbc;

@@ -2,7 +2,7 @@ package io.idmint.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.RangeStores;
+import io.idmint.segment.RangeStores;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.TagInfo;

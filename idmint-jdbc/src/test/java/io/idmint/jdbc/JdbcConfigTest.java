@@ -89,12 +89,6 @@ class JdbcConfigTest {
                     .satisfies(s -> assertThat(s).startsWith("CREATE TABLE IF NOT EXISTS "
                             + "idmint_segment"));
         }
-        assertThat(JdbcRegistries.schemaScript("jdbc:postgresql://db/ids"))
-                .contains("idmint_worker").doesNotContain("idmint_segment");
-        assertThat(JdbcRangeStores.schemaScript("jdbc:h2:file:segments"))
-                .contains("idmint_segment").doesNotContain("idmint_worker");
-        assertThatThrownBy(() -> JdbcRangeStores.schemaScript("jdbc:sqlite:x"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jdbc:sqlite:x");
     }
 
     @Test

@@ -2,9 +2,10 @@ package io.idmint.redis;
 
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
+import io.idmint.spi.TagValue;
 import io.idmint.spi.UnknownTagException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -82,7 +83,6 @@ final class RedisRangeStore implements RangeStore {
             """;
     private static final String ALLOCATE_SHA = sha1(ALLOCATE);
     private static final String CREATE_SHA = sha1(CREATE);
-    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     /** Keys per SCAN step and per pipelined batch of reads in {@link #tags()}. */
     private static final int BATCH = 500;
 
@@ -127,10 +127,8 @@ final class RedisRangeStore implements RangeStore {
 
     @Override
     public Range allocate(String tag, long size) throws RegistryException {
-        if (size < 0) {
-            throw new IllegalArgumentException("range size must not be negative, got " + size);
-        }
-        String key = key(tag);
+        TagValue.checkAllocation(tag, size);
+        String key = prefix + tag;
         List<?> r = (List<?>) script("allocation from segment tag " + tag, ALLOCATE_SHA, ALLOCATE,
                 key, Long.toString(size));
         switch (text(r.get(0))) {
@@ -153,14 +151,8 @@ final class RedisRangeStore implements RangeStore {
 
     @Override
     public void create(String tag, long start, long step) throws RegistryException {
-        if (start < 0) {
-            throw new IllegalArgumentException("segment start must be >= 0, got " + start);
-        }
-        if (step < 1 || step > MAX_STEP) {
-            throw new IllegalArgumentException("segment step must be between 1 and 2^40, got "
-                    + step);
-        }
-        String key = key(tag);
+        TagValue.created(tag, start, step);
+        String key = prefix + tag;
         Object created = script("creation of segment tag " + tag, CREATE_SHA, CREATE, key,
                 Long.toString(start), Long.toString(step));
         if (!Long.valueOf(1).equals(created)) {
@@ -221,14 +213,6 @@ final class RedisRangeStore implements RangeStore {
     @Override
     public void close() {
         client.close();
-    }
-
-    private String key(String tag) {
-        if (tag == null || !TAG.matcher(tag).matches()) {
-            throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to 64 of "
-                    + "A-Z a-z 0-9 . _ -");
-        }
-        return prefix + tag;
     }
 
     /** Runs a script by its SHA-1, loading it with EVAL when the server does not have it. */

@@ -1,6 +1,7 @@
 package io.idmint.redis;
 
 import io.idmint.spi.Durations;
+import io.idmint.spi.Names;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -45,7 +46,6 @@ record RedisUri(boolean tls, String user, String password, String host, int port
 
     /** The query options, in the order error messages list them. */
     private static final List<String> OPTIONS = List.of("timeout", "persistence");
-    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     /** The password part of the user information, for messages that quote the URI. */
     private static final Pattern SECRET = Pattern.compile("^([A-Za-z]+://[^:@/?#]*:)[^@]*@");
 
@@ -111,8 +111,8 @@ record RedisUri(boolean tls, String user, String password, String host, int port
         if (p.isEmpty()) {
             return DEFAULT_NAMESPACE;
         }
-        if (!NAMESPACE.matcher(p).matches()) {
-            throw bad(uri, "has a bad namespace '" + p + "'; use 1 to 64 of A-Z a-z 0-9 . _ -");
+        if (!Names.isValid(p)) {
+            throw bad(uri, "has a bad namespace '" + p + "'; use " + Names.RULE);
         }
         if (p.chars().allMatch(Character::isDigit)) {
             throw bad(uri, "has namespace '" + p + "', which reads like a Redis database "

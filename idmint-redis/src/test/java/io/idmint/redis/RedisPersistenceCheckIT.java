@@ -3,11 +3,11 @@ package io.idmint.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idmint.RangeStores;
+import io.idmint.segment.RangeStores;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.RegistryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.idmint.redis;
 
-import io.idmint.RangeStores;
+import io.idmint.segment.RangeStores;
 import io.idmint.spi.RangeStore;
 import io.idmint.testkit.RangeStoreContract;
 import java.nio.file.Path;

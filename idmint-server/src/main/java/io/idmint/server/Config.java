@@ -2,7 +2,7 @@ package io.idmint.server;
 
 import io.idmint.ClockPolicy;
 import io.idmint.Layout;
-import io.idmint.SegmentOrder;
+import io.idmint.segment.SegmentOrder;
 import io.idmint.spi.Durations;
 import io.idmint.spi.RangeStore;
 import java.io.IOException;

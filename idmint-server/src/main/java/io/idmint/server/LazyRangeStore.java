@@ -1,6 +1,6 @@
 package io.idmint.server;
 
-import io.idmint.RangeStores;
+import io.idmint.segment.RangeStores;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;

@@ -3,7 +3,7 @@ package io.idmint.server;
 import io.idmint.GeneratorListener;
 import io.idmint.GeneratorStatus;
 import io.idmint.LeaseState;
-import io.idmint.SegmentStats;
+import io.idmint.segment.SegmentStats;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;

@@ -2,8 +2,8 @@ package io.idmint.server;
 
 import io.idmint.GeneratorStatus;
 import io.idmint.Layout;
-import io.idmint.SegmentStats;
 import io.idmint.TimeSource;
+import io.idmint.segment.SegmentStats;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;

@@ -1,9 +1,9 @@
 package io.idmint.server;
 
 import io.idmint.IdUnavailableException;
-import io.idmint.SegmentGenerator;
-import io.idmint.SegmentStats;
-import io.idmint.Segments;
+import io.idmint.segment.SegmentGenerator;
+import io.idmint.segment.SegmentStats;
+import io.idmint.segment.Segments;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.ClockPolicy;
-import io.idmint.SegmentOrder;
+import io.idmint.segment.SegmentOrder;
 import io.idmint.server.Config.Key;
 import io.idmint.server.Config.Setting;
 import java.nio.file.Files;

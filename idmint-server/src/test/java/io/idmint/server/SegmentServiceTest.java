@@ -3,7 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idmint.Segments;
+import io.idmint.segment.Segments;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.testkit.InMemoryRangeStore;

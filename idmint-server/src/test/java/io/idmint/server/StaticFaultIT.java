@@ -113,7 +113,7 @@ class StaticFaultIT {
         }
         int worker = LAYOUT.decode(after.ids().get(0)).workerId();
         if (hwm - afterEnd > MAX_WAIT_MILLIS) {
-            // LeasedWorker.acquire: a worker ahead by a reservation window is a crash's
+            // HwmLease.acquire: a worker ahead by a reservation window is a crash's
             // leftover; the coldest free worker is taken instead of waiting it out.
             assertThat(worker).as("worker 0's HWM was %d ms ahead of the clock for the whole "
                     + "run, so the next run takes a cold worker", hwm - afterEnd).isNotZero();
@@ -168,7 +168,7 @@ class StaticFaultIT {
         // A short store timeout bounds how long `next` would retry a refusal while minting.
         Run fail = run("fail", hourBack, "next", "-n", "1000", "--data-dir", data,
                 "--worker", "0", "--lease-store-timeout", "2s");
-        // LeasedWorker.acquire: a worker whose HWM is further ahead than a reservation window
+        // HwmLease.acquire: a worker whose HWM is further ahead than a reservation window
         // means the clock is wrong; the node waits (not ready) instead of switching worker, and
         // `next` refuses at once rather than guess.
         assertThat(fail.exitCode()).as("clock an hour back, clock.policy=fail; stdout: %s, "

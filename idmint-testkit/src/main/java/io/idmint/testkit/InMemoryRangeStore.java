@@ -2,9 +2,10 @@ package io.idmint.testkit;
 
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
+import io.idmint.spi.TagValue;
 import io.idmint.spi.UnknownTagException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,9 +50,7 @@ public final class InMemoryRangeStore implements RangeStore {
     @Override
     public synchronized Range allocate(String tag, long size) throws RegistryException {
         calls++;
-        if (size < 0) {
-            throw new IllegalArgumentException("range size must not be negative, got " + size);
-        }
+        TagValue.checkAllocation(tag, size);
         checkAvailable();
         Long start = next.get(tag);
         if (start == null) {
@@ -72,13 +71,7 @@ public final class InMemoryRangeStore implements RangeStore {
 
     @Override
     public synchronized void create(String tag, long start, long step) throws RegistryException {
-        if (start < 0) {
-            throw new IllegalArgumentException("segment start must be >= 0, got " + start);
-        }
-        if (step < 1 || step > MAX_STEP) {
-            throw new IllegalArgumentException("segment step must be between 1 and 2^40, got "
-                    + step);
-        }
+        TagValue.created(tag, start, step);
         checkAvailable();
         if (next.putIfAbsent(tag, start) != null) {
             throw new RegistryException(Kind.CONFLICT, "segment tag '" + tag + "' exists already");

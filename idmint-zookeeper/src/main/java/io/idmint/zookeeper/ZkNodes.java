@@ -1,9 +1,9 @@
 package io.idmint.zookeeper;
 
-import io.idmint.spi.RegistryException;
+import io.idmint.spi.Names;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.RegistryException;
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
 
 /**
  * Where things live under the chroot, and what the znodes hold:
@@ -52,8 +52,6 @@ final class ZkNodes {
     /** The range store's znode under the chroot; no worker namespace may have this name. */
     static final String SEGMENTS = "segments";
 
-    private static final Pattern TAG = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-
     private final String chroot;
 
     ZkNodes(String chroot) {
@@ -86,9 +84,9 @@ final class ZkNodes {
      * the names {@code .} and {@code ..}.
      */
     String segment(String tag) {
-        if (tag == null || !TAG.matcher(tag).matches() || tag.equals(".") || tag.equals("..")) {
-            throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to 64 of "
-                    + "A-Z a-z 0-9 . _ - (not '.' or '..')");
+        if (!Names.isValid(tag) || tag.equals(".") || tag.equals("..")) {
+            throw new IllegalArgumentException("segment tag '" + tag + "' must be " + Names.RULE
+                    + " (not '.' or '..')");
         }
         return segments() + "/" + tag;
     }

@@ -2,9 +2,10 @@ package io.idmint.zookeeper;
 
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
+import io.idmint.spi.TagValue;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.zookeeper.ZkSession.Node;
 import java.util.ArrayList;
@@ -46,9 +47,7 @@ final class ZkRangeStore implements RangeStore {
 
     @Override
     public Range allocate(String tag, long size) throws RegistryException {
-        if (size < 0) {
-            throw new IllegalArgumentException("range size must not be negative, got " + size);
-        }
+        TagValue.checkAllocation(tag, size);
         String path = nodes.segment(tag);
         CuratorFramework c = zk.ready(0);
         for (int attempt = 1; ; attempt++) {
@@ -56,15 +55,11 @@ final class ZkRangeStore implements RangeStore {
             if (n == null) {
                 throw unknown(tag, path);
             }
-            Stored now = Stored.of(path, n.data());
-            long k = size == TAG_STEP ? now.step() : size;
-            if (now.next() > Long.MAX_VALUE - k) {
-                throw new RegistryException(Kind.CORRUPT, "segment tag '" + tag + "' at "
-                        + now.next() + " cannot take " + k + " more values without overflow");
-            }
-            Stored after = new Stored(now.next() + k, now.step());
+            TagValue now = parse(path, n.data());
+            TagValue after = now.allocate(tag, size);
             try {
-                c.setData().withVersion(n.stat().getVersion()).forPath(path, after.bytes());
+                c.setData().withVersion(n.stat().getVersion())
+                        .forPath(path, ZkNodes.bytes(after.text()));
                 return new Range(now.next(), after.next());
             } catch (KeeperException.BadVersionException e) {
                 if (attempt == MAX_ATTEMPTS) {
@@ -74,24 +69,19 @@ final class ZkRangeStore implements RangeStore {
             } catch (KeeperException.NoNodeException e) {
                 throw unknown(tag, path);
             } catch (Exception e) {
-                throw zk.unavailable("allocating " + k + " values of " + path, e);
+                throw zk.unavailable("allocating " + (after.next() - now.next()) + " values of "
+                        + path, e);
             }
         }
     }
 
     @Override
     public void create(String tag, long start, long step) throws RegistryException {
-        if (start < 0) {
-            throw new IllegalArgumentException("segment start must be >= 0, got " + start);
-        }
-        if (step < 1 || step > MAX_STEP) {
-            throw new IllegalArgumentException("segment step must be between 1 and 2^40, got "
-                    + step);
-        }
+        TagValue first = TagValue.created(tag, start, step);
         String path = nodes.segment(tag);
         CuratorFramework c = zk.ready(0);
         try {
-            c.create().creatingParentsIfNeeded().forPath(path, new Stored(start, step).bytes());
+            c.create().creatingParentsIfNeeded().forPath(path, ZkNodes.bytes(first.text()));
         } catch (KeeperException.NodeExistsException e) {
             throw new RegistryException(Kind.CONFLICT, "segment tag '" + tag + "' exists already "
                     + "(znode " + path + ")", e);
@@ -111,7 +101,7 @@ final class ZkRangeStore implements RangeStore {
         List<TagInfo> out = new ArrayList<>();
         for (Map.Entry<String, Node> e : zk.readAll(c, paths).entrySet()) {
             String path = e.getKey();
-            Stored v = Stored.of(path, e.getValue().data());
+            TagValue v = parse(path, e.getValue().data());
             out.add(new TagInfo(path.substring(dir.length() + 1), v.next(), v.step()));
         }
         out.sort(Comparator.comparing(TagInfo::tag));
@@ -128,28 +118,7 @@ final class ZkRangeStore implements RangeStore {
                 + path + ")");
     }
 
-    /** A tag's data: {@code "<next> <step>"}, decimal, the start of its next range first. */
-    private record Stored(long next, long step) {
-
-        byte[] bytes() {
-            return ZkNodes.bytes(next + " " + step);
-        }
-
-        static Stored of(String path, byte[] data) throws RegistryException {
-            String s = ZkNodes.text(data);
-            String[] parts = s.split(" ", -1);
-            try {
-                if (parts.length == 2) {
-                    Stored v = new Stored(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
-                    if (v.next() >= 0 && v.step() >= 1 && v.step() <= MAX_STEP) {
-                        return v;
-                    }
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new RegistryException(Kind.CORRUPT, "znode " + path + " holds '" + s
-                    + "', not a segment tag's '<next> <step>'");
-        }
+    private static TagValue parse(String path, byte[] data) throws RegistryException {
+        return TagValue.parse(ZkNodes.text(data), "znode " + path);
     }
 }

@@ -2,27 +2,23 @@ package io.idmint.zookeeper;
 
 import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
-import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.zookeeper.ZkNodes.Owner;
 import io.idmint.zookeeper.ZkSession.Node;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * Worker IDs leased from ZooKeeper (layout in {@link ZkNodes}). The fencing token is the
@@ -45,19 +41,14 @@ final class ZkRegistry implements WorkerRegistry {
 
     /** Passes over the pool when every attempt lost a race to another claimer. */
     private static final int MAX_PASSES = 3;
-    /** Never-used worker IDs (HWM 0, the coldest) tried per pass. */
-    private static final int MAX_FRESH = 8;
 
     /** A claim this registry made: its owner znode's nonce and the session that created it. */
     private record Held(String nonce, long sessionId) {
     }
 
-    /** A free worker with a stored HWM, as read. */
-    private record Stored(long hwm, int worker, Node node) {
-    }
-
     private final ZkSession zk;
     private final ZkNodes nodes;
+    private final ZkPool pool;
     /** Owner znode path → this registry's latest claim of that worker. */
     private final Map<String, Held> held = new ConcurrentHashMap<>();
     /** Owner znode path → nonce of an owner znode this registry may have left behind. */
@@ -68,6 +59,7 @@ final class ZkRegistry implements WorkerRegistry {
     ZkRegistry(ZkUri uri) {
         this.zk = new ZkSession(uri);
         this.nodes = new ZkNodes(uri.chroot());
+        this.pool = new ZkPool(zk, nodes);
     }
 
     ZkSession session() {
@@ -91,19 +83,9 @@ final class ZkRegistry implements WorkerRegistry {
         zk.ensure(c, nodes.hwms(ns, dc));
         zk.ensure(c, nodes.owners(ns, dc));
         for (int pass = 1;; pass++) {
-            Set<Integer> owned = workerIds(c, nodes.owners(ns, dc), req.maxWorkerId());
-            Set<Integer> stored = workerIds(c, nodes.hwms(ns, dc), req.maxWorkerId());
-            // The preferred worker if free, then never-used ones (HWM 0), then the coldest.
-            List<Integer> first = new ArrayList<>();
-            int preferred = req.preferredWorkerId();
-            if (preferred >= 0 && !owned.contains(preferred)) {
-                first.add(preferred);
-            }
-            for (int w = 0; w <= req.maxWorkerId() && first.size() <= MAX_FRESH; w++) {
-                if (w != preferred && !owned.contains(w) && !stored.contains(w)) {
-                    first.add(w);
-                }
-            }
+            Set<Integer> owned = pool.workerIds(c, nodes.owners(ns, dc), req.maxWorkerId());
+            Set<Integer> stored = pool.workerIds(c, nodes.hwms(ns, dc), req.maxWorkerId());
+            List<Integer> first = ZkPool.firstChoices(req, owned, stored);
             boolean raced = false;
             for (int w : first) {
                 Node n = stored.contains(w) ? zk.readOrNull(c, nodes.hwm(ns, dc, w)) : null;
@@ -113,21 +95,7 @@ final class ZkRegistry implements WorkerRegistry {
                 }
                 raced = true;
             }
-            List<String> paths = new ArrayList<>();
-            for (int w : stored) {
-                if (!owned.contains(w) && !first.contains(w)) {
-                    paths.add(nodes.hwm(ns, dc, w));
-                }
-            }
-            Map<String, Node> read = zk.readAll(c, paths);
-            List<Stored> coldest = new ArrayList<>();
-            for (Map.Entry<String, Node> e : read.entrySet()) {
-                String path = e.getKey();
-                coldest.add(new Stored(ZkNodes.decodeHwm(path, e.getValue().data()),
-                        Integer.parseInt(path.substring(path.lastIndexOf('/') + 1)), e.getValue()));
-            }
-            coldest.sort(Comparator.comparingLong(Stored::hwm).thenComparingInt(Stored::worker));
-            for (Stored x : coldest) {
+            for (ZkPool.Stored x : pool.coldest(c, ns, dc, stored, owned, first)) {
                 Claim got = takeStored(c, req, x.worker(), x.node());
                 if (got != null) {
                     return got;
@@ -341,47 +309,7 @@ final class ZkRegistry implements WorkerRegistry {
 
     @Override
     public List<WorkerRecord> list(String namespace) throws RegistryException {
-        String dcs = nodes.datacenters(namespace);
-        CuratorFramework c = zk.ready(0);
-        List<int[]> workers = new ArrayList<>();
-        List<String> paths = new ArrayList<>();
-        for (String d : zk.childrenOrEmpty(c, dcs)) {
-            if (!d.matches("\\d{1,9}")) {
-                continue;
-            }
-            int dc = Integer.parseInt(d);
-            Set<Integer> ids = workerIds(c, nodes.hwms(namespace, dc), Integer.MAX_VALUE);
-            ids.addAll(workerIds(c, nodes.owners(namespace, dc), Integer.MAX_VALUE));
-            for (int w : ids) {
-                workers.add(new int[] {dc, w});
-                paths.add(nodes.hwm(namespace, dc, w));
-                paths.add(nodes.owner(namespace, dc, w));
-            }
-        }
-        Map<String, Node> read = zk.readAll(c, paths);
-        Map<Long, WorkerRecord> out = new TreeMap<>();
-        for (int[] x : workers) {
-            String hwmPath = nodes.hwm(namespace, x[0], x[1]);
-            String ownerPath = nodes.owner(namespace, x[0], x[1]);
-            Node h = read.get(hwmPath);
-            Node o = read.get(ownerPath);
-            if (h == null && o == null) {
-                continue;
-            }
-            long hwm = h == null ? 0 : ZkNodes.decodeHwm(hwmPath, h.data());
-            String holder = "";
-            long expires = 0;
-            if (o != null) {
-                Owner owner = Owner.decode(ownerPath, o.data());
-                holder = owner.holder().isEmpty() ? "unknown" : owner.holder();
-                // An estimate: ZooKeeper expires a session that long after the server last heard
-                // from its client; the last renewal (HWM write) or the claim stands for that.
-                long last = Math.max(o.stat().getCtime(), h == null ? 0 : h.stat().getMtime());
-                expires = last + owner.sessionTimeoutMillis();
-            }
-            out.put(((long) x[0] << 32) | x[1], new WorkerRecord(x[0], x[1], hwm, holder, expires));
-        }
-        return new ArrayList<>(out.values());
+        return pool.list(namespace);
     }
 
     @Override
@@ -421,20 +349,6 @@ final class ZkRegistry implements WorkerRegistry {
             }
             orphans.remove(owner, e.getValue());
         }
-    }
-
-    private Set<Integer> workerIds(CuratorFramework c, String dir, int maxWorkerId)
-            throws RegistryException {
-        Set<Integer> ids = new HashSet<>();
-        for (String name : zk.childrenOrEmpty(c, dir)) {
-            if (name.matches("\\d{1,10}")) {
-                long w = Long.parseLong(name);
-                if (w <= maxWorkerId) {
-                    ids.add((int) w);
-                }
-            }
-        }
-        return ids;
     }
 
     private Node readHwm(CuratorFramework c, Claim claim) throws RegistryException {

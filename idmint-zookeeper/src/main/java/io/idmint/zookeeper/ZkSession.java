@@ -88,7 +88,7 @@ final class ZkSession implements AutoCloseable {
         return c;
     }
 
-    private synchronized CuratorFramework started(long leaseTtlMillis) throws RegistryException {
+    synchronized CuratorFramework started(long leaseTtlMillis) throws RegistryException {
         if (closed) {
             throw new RegistryException(Kind.UNAVAILABLE, "ZooKeeper client of " + uri
                     + " is closed");
@@ -147,11 +147,6 @@ final class ZkSession implements AutoCloseable {
         } catch (Exception e) {
             return c.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
         }
-    }
-
-    /** The Curator client, or null before the first call; for tests. */
-    synchronized CuratorFramework curatorForTests() {
-        return client;
     }
 
     /**

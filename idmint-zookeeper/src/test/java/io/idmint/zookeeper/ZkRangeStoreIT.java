@@ -70,7 +70,7 @@ class ZkRangeStoreIT {
 
     /** The store's own Curator client, started by its first call. */
     private static CuratorFramework curator(RangeStore s) {
-        return ((ZkRangeStore) s).session().curatorForTests();
+        return ZkTesting.client(((ZkRangeStore) s).session());
     }
 
     @Test

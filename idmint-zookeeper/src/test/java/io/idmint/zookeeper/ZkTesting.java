@@ -1,8 +1,9 @@
 package io.idmint.zookeeper;
 
-import io.idmint.RangeStores;
 import io.idmint.WorkerRegistries;
+import io.idmint.segment.RangeStores;
 import io.idmint.spi.RangeStore;
+import io.idmint.spi.RegistryException;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -69,7 +70,16 @@ final class ZkTesting {
 
     /** The registry's Curator client (started by its first call). */
     static CuratorFramework curator(ZkRegistry registry) {
-        return registry.session().curatorForTests();
+        return client(registry.session());
+    }
+
+    /** The session's Curator client (started by its first call), connected or not. */
+    static CuratorFramework client(ZkSession session) {
+        try {
+            return session.started(0);
+        } catch (RegistryException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /**

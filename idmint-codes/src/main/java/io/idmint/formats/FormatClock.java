@@ -5,22 +5,13 @@ import io.idmint.IdUnavailableException.Reason;
 import io.idmint.TimeSource;
 import java.time.Duration;
 
-/** Checks the builders and generators of this package share. */
-final class Require {
+/**
+ * What this package's generators do when the clock is in the way: wait for it, or refuse a time
+ * outside the format's range. (Argument checks are {@link io.idmint.spi.Checks}, as in the core.)
+ */
+final class FormatClock {
 
-    private Require() {
-    }
-
-    static void unset(Object current, String name) {
-        if (current != null) {
-            throw new IllegalStateException(name + " was already set");
-        }
-    }
-
-    static void argument(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
+    private FormatClock() {
     }
 
     /** Waits for the clock; an interrupt becomes {@link Reason#INTERRUPTED}, flag restored. */

@@ -1,8 +1,6 @@
-package io.idmint;
+package io.idmint.testkit;
 
 import io.idmint.spi.RangeStore;
-import io.idmint.testkit.InMemoryRangeStore;
-import io.idmint.testkit.RangeStoreContract;
 
 class InMemoryRangeStoreTest extends RangeStoreContract {
 

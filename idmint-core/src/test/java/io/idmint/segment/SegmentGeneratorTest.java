@@ -1,10 +1,11 @@
-package io.idmint;
+package io.idmint.segment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.idmint.IdUnavailableException.Reason;
+import io.idmint.IdUnavailableException;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
@@ -27,7 +28,10 @@ import org.junit.jupiter.api.Test;
 
 class SegmentGeneratorTest {
 
-    private final ManualTimeSource time = new ManualTimeSource(Nodes.T0);
+    /** 2026-06-01T00:00:00Z. */
+    static final long T0 = 1_780_272_000_000L;
+
+    private final ManualTimeSource time = new ManualTimeSource(T0);
     private final InMemoryRangeStore store = new InMemoryRangeStore();
     private final List<SegmentGenerator> opened = new ArrayList<>();
 
@@ -148,7 +152,7 @@ class SegmentGeneratorTest {
     /** Polls until range {@code index + 1} is in the store and in the generator's buffer. */
     private void awaitPrefetched(SegmentGenerator g, String tag, int index) {
         await(() -> store.ranges(tag).size() > index + 1
-                && ((BufferedSegmentGenerator) g).prefetched(tag), "range " + (index + 1)
+                && nextReady(g, tag), "range " + (index + 1)
                 + " is fetched");
     }
 
@@ -460,5 +464,10 @@ class SegmentGeneratorTest {
                         "segment.min-step (500) must not exceed segment.max-step (100)");
         assertThatThrownBy(() -> Segments.newBuilder().store(store).step(50).minStep(100).build())
                 .hasMessageContaining("segment.step (50) must be between");
+    }
+
+    /** Whether {@code tag}'s next range is in, as {@link SegmentGenerator#stats()} says. */
+    private static boolean nextReady(SegmentGenerator g, String tag) {
+        return g.stats().stream().anyMatch(s -> s.tag().equals(tag) && s.nextReady());
     }
 }

@@ -1,9 +1,11 @@
-package io.idmint;
+package io.idmint.segment;
 
+import static io.idmint.segment.SegmentGeneratorTest.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.IdUnavailableException.Reason;
+import io.idmint.IdUnavailableException;
 import io.idmint.spi.Range;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRangeStore;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class SegmentRelaxedOrderTest {
 
-    private final ManualTimeSource time = new ManualTimeSource(Nodes.T0);
+    private final ManualTimeSource time = new ManualTimeSource(T0);
     private final InMemoryRangeStore store = new InMemoryRangeStore();
     private final List<SegmentGenerator> opened = new ArrayList<>();
 
@@ -53,7 +55,7 @@ class SegmentRelaxedOrderTest {
                 // the block that held the range's 10 % value has started the next fetch
                 int index = (int) ((expected - 1) / 1_000);
                 await(() -> store.ranges("order").size() > index + 1
-                        && ((BufferedSegmentGenerator) g).prefetched("order"));
+                        && nextReady(g, "order"));
             }
         }
         // so only the very first call, with both buffers empty, had to wait
@@ -184,5 +186,10 @@ class SegmentRelaxedOrderTest {
                 .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.CLOSED);
         assertThatThrownBy(() -> g.next("order", new long[3], 0, 3))
                 .isInstanceOf(IdUnavailableException.class);
+    }
+
+    /** Whether {@code tag}'s next range is in, as {@link SegmentGenerator#stats()} says. */
+    private static boolean nextReady(SegmentGenerator g, String tag) {
+        return g.stats().stream().anyMatch(s -> s.tag().equals(tag) && s.nextReady());
     }
 }

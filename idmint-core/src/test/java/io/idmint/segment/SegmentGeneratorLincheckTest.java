@@ -1,4 +1,6 @@
-package io.idmint;
+package io.idmint.segment;
+
+import static io.idmint.segment.SegmentGeneratorTest.T0;
 
 import io.idmint.spi.RegistryException;
 import io.idmint.testkit.InMemoryRangeStore;
@@ -33,7 +35,7 @@ import org.junit.jupiter.api.Test;
  *
  * Each runs in model-checking mode (Lincheck's scheduler explores interleavings, switching
  * threads at every shared-memory access), where the fetch runs on the caller's thread
- * ({@code Segments.fetchOnCallerThread()}) because the model checker schedules only the callers;
+ * (a caller-thread fetch executor) because the model checker schedules only the callers;
  * {@link Issue} and {@link Relaxed} also in stress mode, on real threads with the generator's own
  * fetch threads.
  */
@@ -52,9 +54,9 @@ class SegmentGeneratorLincheckTest {
         } catch (RegistryException e) {
             throw new AssertionError(e);
         }
-        Segments b = Segments.newBuilder().store(store).timeSource(new ManualTimeSource(Nodes.T0))
+        Segments b = Segments.newBuilder().store(store).timeSource(new ManualTimeSource(T0))
                 .step(2).minStep(2).maxStep(2).order(order);
-        return (fetchOnCallerThread ? b.fetchOnCallerThread() : b).build().sequence("t");
+        return (fetchOnCallerThread ? b.fetchExecutor(Runnable::run) : b).build().sequence("t");
     }
 
     /** Linearizability of {@code next()}: the sequential specification is this class itself. */

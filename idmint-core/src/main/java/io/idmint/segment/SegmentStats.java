@@ -1,4 +1,4 @@
-package io.idmint;
+package io.idmint.segment;
 
 /**
  * One tag's counters, as {@link SegmentGenerator#stats()} reads them; for metrics.

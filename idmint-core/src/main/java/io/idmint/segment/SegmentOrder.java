@@ -1,4 +1,4 @@
-package io.idmint;
+package io.idmint.segment;
 
 /**
  * How a segment generator orders a tag's IDs across threads (key {@code segment.order}:

@@ -3,6 +3,7 @@ package io.idmint;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.ManualTimeSource;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
 /** Builds generators driven by a manual clock, with the protocol stepped by the test. */
@@ -11,13 +12,16 @@ final class Nodes {
     /** 2026-06-01T00:00:00Z, well after the default epoch. */
     static final long T0 = 1_780_272_000_000L;
 
+    /** Runs no maintenance loop: the test takes each protocol step itself, with {@link #step}. */
+    static final Executor NO_LOOP = loop -> { };
+
     private Nodes() {
     }
 
     static SnowflakeGenerator manual(WorkerRegistry registry, ManualTimeSource time,
             UnaryOperator<Snowflake> config) {
         Snowflake b = Snowflake.newBuilder().registry(registry).timeSource(time)
-                .withoutMaintenanceThread();
+                .maintenance(NO_LOOP);
         return (SnowflakeGenerator) config.apply(b).build();
     }
 
@@ -29,7 +33,7 @@ final class Nodes {
     static StripedGenerator striped(WorkerRegistry registry, ManualTimeSource time, int workers,
             UnaryOperator<Snowflake> config) {
         Snowflake b = Snowflake.newBuilder().registry(registry).timeSource(time).workers(workers)
-                .withoutMaintenanceThread();
+                .maintenance(NO_LOOP);
         return (StripedGenerator) config.apply(b).build();
     }
 

@@ -3,6 +3,7 @@ package io.idmint;
 import static io.idmint.Nodes.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.Claim;
@@ -13,14 +14,17 @@ import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.InMemoryRegistry;
 import io.idmint.testkit.ManualTimeSource;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class LeasedWorkerTest {
+class HwmLeaseTest {
 
     /** A registry whose extend hangs until released, like a store that stopped answering. */
     private static final class HangingRegistry implements WorkerRegistry {
@@ -90,5 +94,41 @@ class LeasedWorkerTest {
             registry.release.countDown();
             g.close();
         }
+    }
+
+    @Test
+    void close_endsEveryMaintenanceLoop_withoutInterrupting() throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(T0);
+        List<Thread> loops = new CopyOnWriteArrayList<>();
+        Executor threads = task -> {
+            Thread t = new Thread(task, "test-lease-loop");
+            loops.add(t);
+            t.start();
+        };
+        IdGenerator g = Snowflake.newBuilder().registry(new InMemoryRegistry(clock))
+                .timeSource(clock).workers(2).maintenance(threads).build();
+        assertThat(g.nextId()).isPositive();
+        assertThat(loops).hasSize(2);
+        g.close();
+        for (Thread t : loops) {
+            t.join(10_000);
+            assertThat(t.isAlive()).as("loop still running after close").isFalse();
+        }
+        assertThat(g.status().state()).isEqualTo(LeaseState.RELEASED);
+    }
+
+    @Test
+    void loopStartedAfterClose_returnsAtOnce_andTouchesNothing() {
+        ManualTimeSource clock = new ManualTimeSource(T0);
+        InMemoryRegistry registry = new InMemoryRegistry(clock);
+        List<Runnable> loops = new ArrayList<>();
+        IdGenerator g = Snowflake.newBuilder().registry(registry).timeSource(clock)
+                .maintenance(loops::add).build();
+        g.close();
+        assertThat(loops).hasSize(1);
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> loops.get(0).run());
+        assertThat(g.status().state()).isEqualTo(LeaseState.RELEASED);
+        assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class)
+                .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.CLOSED);
     }
 }

@@ -1,4 +1,4 @@
-package io.idmint;
+package io.idmint.segment;
 
 /**
  * Leaf's step rule: a range that lasted less than the target doubles the next step, one that

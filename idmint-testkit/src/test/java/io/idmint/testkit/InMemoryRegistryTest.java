@@ -1,16 +1,13 @@
-package io.idmint;
+package io.idmint.testkit;
 
 import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.WorkerRegistry;
-import io.idmint.testkit.InMemoryRegistry;
-import io.idmint.testkit.ManualTimeSource;
-import io.idmint.testkit.WorkerRegistryContract;
 import java.time.Duration;
 
 class InMemoryRegistryTest extends WorkerRegistryContract {
 
-    private final ManualTimeSource time = new ManualTimeSource(Nodes.T0);
+    private final ManualTimeSource time = new ManualTimeSource(1_780_272_000_000L);
     private final InMemoryRegistry store = new InMemoryRegistry(time);
 
     @Override

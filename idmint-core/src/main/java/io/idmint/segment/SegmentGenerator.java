@@ -1,4 +1,6 @@
-package io.idmint;
+package io.idmint.segment;
+
+import io.idmint.IdUnavailableException;
 
 /**
  * Serves dense, increasing IDs per named tag from ranges leased out of a

@@ -1,4 +1,4 @@
-package io.idmint;
+package io.idmint.segment;
 
 /**
  * A tag's IDs in {@link SegmentOrder#RELAXED} order: each thread takes a block of the range being

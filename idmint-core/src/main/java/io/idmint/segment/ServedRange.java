@@ -1,4 +1,4 @@
-package io.idmint;
+package io.idmint.segment;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

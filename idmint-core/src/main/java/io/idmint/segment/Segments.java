@@ -1,12 +1,15 @@
-package io.idmint;
+package io.idmint.segment;
 
-import static io.idmint.Checks.requireArgument;
-import static io.idmint.Checks.requirePositive;
-import static io.idmint.Checks.requireUnset;
+import static io.idmint.spi.Checks.requireArgument;
+import static io.idmint.spi.Checks.requirePositive;
+import static io.idmint.spi.Checks.requireUnset;
 
+import io.idmint.IdUnavailableException;
+import io.idmint.TimeSource;
 import io.idmint.spi.RangeStore;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * Builds segment generators. Each setter validates its value at once and may be called only
@@ -43,7 +46,7 @@ public final class Segments {
     private Duration fetchTimeout;
     private Boolean autoCreate;
     private SegmentOrder order;
-    private boolean fetchOnCallerThread;
+    private Executor fetchExecutor;
 
     private Segments() {
     }
@@ -138,11 +141,14 @@ public final class Segments {
     }
 
     /**
-     * For tests: fetch on the caller's thread, holding the tag's lock, instead of on the
-     * generator's threads, so that a model checker that schedules only the callers can run it.
+     * Where range fetches run; default four daemon threads of the generator's own (idle ones
+     * end), shut down by {@link SegmentGenerator#close()}. An executor given here stays the
+     * caller's. {@code Runnable::run} fetches on the calling thread, holding the tag's lock,
+     * which lets a model checker that schedules only the callers explore every interleaving.
      */
-    Segments fetchOnCallerThread() {
-        this.fetchOnCallerThread = true;
+    Segments fetchExecutor(Executor executor) {
+        requireUnset(this.fetchExecutor, "fetchExecutor");
+        this.fetchExecutor = Objects.requireNonNull(executor, "executor");
         return this;
     }
 
@@ -165,13 +171,13 @@ public final class Segments {
         requireArgument(initial >= min && initial <= max, "segment.step (" + initial
                 + ") must be between segment.min-step (" + min + ") and segment.max-step ("
                 + max + ")");
-        return new BufferedSegmentGenerator(store,
+        SegmentSettings settings = new SegmentSettings(store,
                 timeSource != null ? timeSource : TimeSource.system(),
                 new StepPolicy(initial, min, max,
                         (target != null ? target : DEFAULT_TARGET).toNanos()),
                 (fetchTimeout != null ? fetchTimeout : DEFAULT_FETCH_TIMEOUT).toNanos(),
-                autoCreate != null && autoCreate, order != null ? order : SegmentOrder.ISSUE,
-                fetchOnCallerThread);
+                autoCreate != null && autoCreate, order != null ? order : SegmentOrder.ISSUE);
+        return new BufferedSegmentGenerator(settings, fetchExecutor);
     }
 
     private static long requireStep(long step, String key) {

@@ -1,6 +1,8 @@
-package io.idmint;
+package io.idmint.segment;
 
 import io.idmint.IdUnavailableException.Reason;
+import io.idmint.IdUnavailableException;
+import io.idmint.TimeSource;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
@@ -20,6 +22,19 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class TagBuffer implements SegmentSequence {
 
+    /** What a buffer needs of its generator besides the settings. */
+    interface Owner {
+
+        /** Whether the generator was closed: callers then fail at once. */
+        boolean isClosed();
+
+        /** Runs a fetch on the generator's executor; false when closed or refused. */
+        boolean submit(Runnable fetch);
+
+        /** Drops {@code buffer}, whose tag the store does not know, unless a handle holds it. */
+        void forget(String tag, TagBuffer buffer);
+    }
+
     /** How often a waiting caller re-reads the injected clock; a poll, not a wait for time. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** How often a waiting caller retries a failed fetch, on the injected clock. */
@@ -30,7 +45,8 @@ final class TagBuffer implements SegmentSequence {
     private static final ServedRange EMPTY = new ServedRange(Long.MIN_VALUE, Long.MIN_VALUE);
 
     private final String tag;
-    private final BufferedSegmentGenerator owner;
+    private final SegmentSettings settings;
+    private final Owner owner;
     /** How callers draw IDs: this buffer itself, or blocks per thread. */
     private final SegmentSequence sequence;
     private final ReentrantLock lock = new ReentrantLock();
@@ -55,10 +71,12 @@ final class TagBuffer implements SegmentSequence {
     private long fetchFailures;
     private long fetchNanos;
 
-    TagBuffer(String tag, BufferedSegmentGenerator owner, SegmentOrder order) {
+    TagBuffer(String tag, SegmentSettings settings, Owner owner) {
         this.tag = tag;
+        this.settings = settings;
         this.owner = owner;
-        this.sequence = order == SegmentOrder.RELAXED ? new RelaxedSequence(this) : this;
+        this.sequence = settings.order() == SegmentOrder.RELAXED ? new RelaxedSequence(this)
+                : this;
     }
 
     /** The handle callers draw from, in the generator's order. */
@@ -124,8 +142,8 @@ final class TagBuffer implements SegmentSequence {
     void advance(ServedRange used) {
         lock.lock();
         try {
-            TimeSource time = owner.time();
-            long deadline = time.nanoTime() + owner.fetchTimeoutNanos();
+            TimeSource time = settings.time();
+            long deadline = time.nanoTime() + settings.fetchTimeoutNanos();
             boolean counted = false;
             boolean attempted = false;
             while (current == used) {
@@ -157,7 +175,7 @@ final class TagBuffer implements SegmentSequence {
                 if (now - deadline >= 0) {
                     throw new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "segment tag '" + tag
                             + "': both buffers are empty and no range came from the store within "
-                            + Duration.ofNanos(owner.fetchTimeoutNanos())
+                            + Duration.ofNanos(settings.fetchTimeoutNanos())
                             + (lastFailure == null ? "" : " (last error: " + lastFailure + ")"),
                             RETRY_AFTER);
                 }
@@ -179,12 +197,12 @@ final class TagBuffer implements SegmentSequence {
     // requires lock
     private void startFetch() {
         fetching = true;
-        lastAttemptNanos = owner.time().nanoTime();
+        lastAttemptNanos = settings.time().nanoTime();
         long startedNanos = lastAttemptNanos;
         // A range lasts from the start of its fetch to the start of the next one: both read on
         // the caller's thread, so the measure does not depend on how fast the store answers.
         long size = tagStep > 0
-                ? owner.steps().next(step, startedNanos - lastFetchNanos, tagStep)
+                ? settings.steps().next(step, startedNanos - lastFetchNanos, tagStep)
                 : RangeStore.TAG_STEP;
         if (!owner.submit(() -> fetch(size, startedNanos))) {
             fetching = false;
@@ -212,7 +230,7 @@ final class TagBuffer implements SegmentSequence {
             fetching = false;
             if (got != null) {
                 ranges++;
-                fetchNanos += owner.time().nanoTime() - startedNanos;
+                fetchNanos += settings.time().nanoTime() - startedNanos;
                 next = got;
                 step = got.end - got.start;
                 if (tagStep == 0) {
@@ -234,31 +252,21 @@ final class TagBuffer implements SegmentSequence {
 
     private Range allocate(long size) throws RegistryException {
         try {
-            return owner.store().allocate(tag, size);
+            return settings.store().allocate(tag, size);
         } catch (UnknownTagException e) {
-            if (!owner.autoCreate()) {
+            if (!settings.autoCreate()) {
                 throw e;
             }
         }
         try {
-            owner.store().create(tag, 1, owner.steps().initial());
+            settings.store().create(tag, 1, settings.steps().initial());
         } catch (RegistryException e) {
             if (e.kind() != RegistryException.Kind.CONFLICT) {
                 throw e;
             }
             // another node created it first: fine
         }
-        return owner.store().allocate(tag, size);
-    }
-
-    /** Whether the next range is in, for tests. */
-    boolean prefetched() {
-        lock.lock();
-        try {
-            return next != null;
-        } finally {
-            lock.unlock();
-        }
+        return settings.store().allocate(tag, size);
     }
 
     SegmentStats stats() {

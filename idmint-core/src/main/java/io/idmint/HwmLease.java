@@ -6,10 +6,13 @@ import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 /**
- * The high-water-mark protocol (DESIGN §4), once for every registry. It claims a worker, reserves
- * time ahead in the registry's HWM, and lets the generator issue only up to the last
+ * The high-water-mark (HWM) protocol, once for every registry (docs/design.md, "The HWM
+ * protocol"): a worker ID held under a lease whose stored HWM fences what may be issued. It
+ * claims a worker, reserves time ahead in the registry's HWM, and lets the generator issue only
+ * up to the last
  * <em>acknowledged</em> reservation, capped by the lease: {@code limit = from + min(window, ttl,
  * storeTimeout)}, where {@code from} is the time the reservation was taken from. So a node that
  * pauses, loses its store or is fenced can never issue a timestamp that another holder of the
@@ -17,18 +20,43 @@ import java.time.Duration;
  * every limit this node was given.
  *
  * <p>All registry calls happen in {@link #maintain()}, one step at a time under this object's
- * lock, on the maintenance thread (or a test's thread).
+ * lock, on the maintenance loop (or a test's thread). The lease sees its generator only as an
+ * {@link Issuer}: what the protocol allows it to issue, and what it issued.
  */
-final class LeasedWorker implements AutoCloseable {
+final class HwmLease implements AutoCloseable {
 
-    private final SnowflakeGenerator generator;
+    /** The part of the generator the protocol drives. */
+    interface Issuer {
+
+        /**
+         * Starts issuing on a newly claimed worker, above {@code hwmTick} and up to
+         * {@code limitTick}.
+         */
+        void install(int datacenterId, int workerId, long hwmTick, long limitTick);
+
+        /** Raises the issuance limit after an acknowledged reservation. */
+        void extendLimit(long limitTick);
+
+        /**
+         * Stops issuing, atomically; returns the last tick issued, or {@link Long#MIN_VALUE}.
+         * Later calls throw {@code reason}.
+         */
+        long retire(IdUnavailableException reason);
+
+        /** The last tick issued on the held worker, or {@link Long#MIN_VALUE}. */
+        long lastIssuedTick();
+
+        /** The last tick issued on a worker given up before, or {@link Long#MIN_VALUE}. */
+        long lastRetiredTick();
+    }
+
+    private final GeneratorSettings settings;
+    private final Issuer issuer;
     private final WorkerRegistry registry;
     private final ClaimRequest request;
     private final TimeSource time;
-    private final Duration window;
-    private final Duration period;
+    private final Layout layout;
     private final long leaseBudgetMillis;
-    private final GeneratorListener listener;
 
     private Claim claim;
     private volatile LeaseState state = LeaseState.ACQUIRING;
@@ -44,19 +72,18 @@ final class LeasedWorker implements AutoCloseable {
     private final Object signal = new Object();
     private boolean wakeRequested;
     private boolean closing;
-    private Thread thread;
+    /** The thread running the maintenance loop, while it runs. */
+    private Thread loop;
 
-    LeasedWorker(SnowflakeGenerator generator, WorkerRegistry registry, ClaimRequest request,
-            Duration window, Duration period, Duration storeTimeout, GeneratorListener listener) {
-        this.generator = generator;
+    HwmLease(GeneratorSettings settings, Issuer issuer, WorkerRegistry registry,
+            ClaimRequest request) {
+        this.settings = settings;
+        this.issuer = issuer;
         this.registry = registry;
         this.request = request;
-        this.time = generator.time();
-        this.window = window;
-        this.period = period;
-        this.leaseBudgetMillis = Math.min(request.leaseTtlMillis(), storeTimeout.toMillis());
-        this.listener = listener;
-        generator.attach(this);
+        this.time = settings.time();
+        this.layout = settings.layout();
+        this.leaseBudgetMillis = Math.min(request.leaseTtlMillis(), settings.storeTimeoutMillis());
     }
 
     LeaseState state() {
@@ -83,36 +110,45 @@ final class LeasedWorker implements AutoCloseable {
         }
     }
 
-    /** Starts the maintenance thread. */
-    void start(String name) {
-        synchronized (signal) {
-            thread = new Thread(this::run, name);
-            thread.setDaemon(true);
-            thread.start();
-        }
+    /**
+     * Starts the maintenance loop on {@code executor}, which it occupies until {@link #close()}.
+     * A loop that starts after close returns at once.
+     */
+    void start(Executor executor) {
+        executor.execute(this::run);
     }
 
     // Not interrupted to stop: an interrupt closes a FileChannel mid-write. close() sets
-    // closing and notifies instead.
+    // closing and notifies instead, then waits for the loop to end.
     private void run() {
-        for (;;) {
-            synchronized (signal) {
-                if (closing) {
-                    return;
-                }
+        synchronized (signal) {
+            if (closing) {
+                return;
             }
-            maintain();
-            long waitMillis = state == LeaseState.ACTIVE || state == LeaseState.DEGRADED
-                    ? period.toMillis() : Math.min(period.toMillis(), 1000);
-            synchronized (signal) {
-                try {
+            loop = Thread.currentThread();
+        }
+        try {
+            for (;;) {
+                maintain();
+                long waitMillis = state == LeaseState.ACTIVE || state == LeaseState.DEGRADED
+                        ? settings.periodMillis() : Math.min(settings.periodMillis(), 1000);
+                synchronized (signal) {
                     if (!wakeRequested && !closing) {
                         signal.wait(waitMillis);
                     }
-                } catch (InterruptedException e) {
-                    return;
+                    wakeRequested = false;
+                    if (closing) {
+                        return;
+                    }
                 }
-                wakeRequested = false;
+            }
+        } catch (InterruptedException e) {
+            // the executor is shutting down: the lease lapses, close() still releases
+            Thread.currentThread().interrupt();
+        } finally {
+            synchronized (signal) {
+                loop = null;
+                signal.notifyAll();
             }
         }
     }
@@ -158,9 +194,10 @@ final class LeasedWorker implements AutoCloseable {
      * and the node waits (guarantee 2: pause rather than guess).
      */
     private RegistryException acquire(boolean poolFullIsFatal) {
-        boolean fail = generator.clockPolicy() == ClockPolicy.FAIL;
-        long maxWait = generator.maxWaitMillis();
-        long own = generator.lastRetiredMillis();
+        boolean fail = settings.clockPolicy() == ClockPolicy.FAIL;
+        long maxWait = settings.maxWaitMillis();
+        long ownTick = issuer.lastRetiredTick();
+        long own = ownTick == Long.MIN_VALUE ? Long.MIN_VALUE : layout.millisOf(ownTick);
         long now = time.currentTimeMillis();
         if (fail && own != Long.MIN_VALUE && own - now > maxWait) {
             setState(LeaseState.ACQUIRING, "clock is " + (own - now) + " ms behind the last ID "
@@ -190,7 +227,7 @@ final class LeasedWorker implements AutoCloseable {
             setState(LeaseState.ACQUIRING, "clock is " + ahead + " ms behind the high-water mark "
                     + "of worker " + c.workerId() + "; waiting for it to catch up "
                     + "(clock.policy=fail)");
-            if (ahead > window.toMillis() + maxWait || req.preferredWorkerId() < 0) {
+            if (ahead > settings.windowMillis() + maxWait || req.preferredWorkerId() < 0) {
                 // Claiming again before the clock has caught up would only rewrite the state.
                 claimNotBefore = c.hwmMillis() - maxWait;
                 return null;
@@ -202,7 +239,7 @@ final class LeasedWorker implements AutoCloseable {
     private RegistryException reserve(Claim claimed, long now) {
         Claim c = claimed;
         long from = Math.max(now, c.hwmMillis());
-        long until = from + window.toMillis();
+        long until = from + settings.windowMillis();
         long sendNanos = time.nanoTime();
         try {
             c = c.withToken(registry.extend(c, until));
@@ -214,8 +251,7 @@ final class LeasedWorker implements AutoCloseable {
         }
         claim = c;
         lastAckNanos = sendNanos;
-        Layout layout = generator.layout();
-        generator.install(c.datacenterId(), c.workerId(), layout.tickOf(c.hwmMillis()),
+        issuer.install(c.datacenterId(), c.workerId(), layout.tickOf(c.hwmMillis()),
                 layout.tickOf(limit(from)));
         setState(LeaseState.ACTIVE, "holding worker " + c.workerId() + " of datacenter "
                 + c.datacenterId());
@@ -223,21 +259,20 @@ final class LeasedWorker implements AutoCloseable {
     }
 
     private void extend() {
-        Layout layout = generator.layout();
         long now = time.currentTimeMillis();
-        long last = generator.lastIssuedTick();
+        long last = issuer.lastIssuedTick();
         long from = last == Long.MIN_VALUE ? now : Math.max(now, layout.millisOf(last));
-        long until = from + window.toMillis();
+        long until = from + settings.windowMillis();
         long sendNanos = time.nanoTime();
         try {
             claim = claim.withToken(registry.extend(claim, until));
-            generator.extendLimit(layout.tickOf(limit(from)));
+            issuer.extendLimit(layout.tickOf(limit(from)));
             lastAckNanos = sendNanos;
             setState(LeaseState.ACTIVE, "holding worker " + claim.workerId() + " of datacenter "
                     + claim.datacenterId());
         } catch (RegistryException e) {
             if (e.kind() == RegistryException.Kind.LEASE_LOST) {
-                generator.retire(new IdUnavailableException(Reason.NO_LEASE, "worker "
+                issuer.retire(new IdUnavailableException(Reason.NO_LEASE, "worker "
                         + claim.workerId() + " was lost: " + e.getMessage(),
                                 Duration.ofSeconds(1)));
                 claim = null;
@@ -261,12 +296,12 @@ final class LeasedWorker implements AutoCloseable {
      * maintenance step also gives the worker up once the store has been silent that long.
      */
     private long limit(long from) {
-        return from + Math.min(window.toMillis(), leaseBudgetMillis);
+        return from + Math.min(settings.windowMillis(), leaseBudgetMillis);
     }
 
     /** Stops issuing and releases the worker with the exact last issued time. */
     private void giveUp(Reason reason, String why) {
-        long last = generator.retire(new IdUnavailableException(reason, why,
+        long last = issuer.retire(new IdUnavailableException(reason, why,
                 Duration.ofSeconds(1)));
         Claim c = claim;
         claim = null;
@@ -276,7 +311,7 @@ final class LeasedWorker implements AutoCloseable {
 
     private long finalHwm(Claim c, long lastTick) {
         return lastTick == Long.MIN_VALUE ? c.hwmMillis()
-                : Math.max(c.hwmMillis(), generator.layout().millisOf(lastTick));
+                : Math.max(c.hwmMillis(), layout.millisOf(lastTick));
     }
 
     private void quietRelease(Claim c, long hwm) {
@@ -294,31 +329,29 @@ final class LeasedWorker implements AutoCloseable {
         detail = why;
         if (prev != next) {
             state = next;
-            listener.onStateChange(prev, next, why);
+            settings.listener().onStateChange(prev, next, why);
         }
     }
 
     @Override
     public void close() {
-        Thread t;
         synchronized (signal) {
-            t = thread;
-            thread = null;
             closing = true;
             signal.notifyAll();
-        }
-        if (t != null && t != Thread.currentThread()) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            while (loop != null && loop != Thread.currentThread()) {
+                try {
+                    signal.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
             }
         }
         synchronized (this) {
             if (state == LeaseState.RELEASED) {
                 return;
             }
-            long last = generator.retire(new IdUnavailableException(Reason.CLOSED,
+            long last = issuer.retire(new IdUnavailableException(Reason.CLOSED,
                     "generator is closed", Duration.ZERO));
             if (claim != null) {
                 Claim c = claim;

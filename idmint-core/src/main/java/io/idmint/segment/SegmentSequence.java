@@ -1,4 +1,6 @@
-package io.idmint;
+package io.idmint.segment;
+
+import io.idmint.IdUnavailableException;
 
 /**
  * One tag's IDs, from {@link SegmentGenerator#sequence(String)}: the calls of

@@ -1,0 +1,56 @@
+package io.idmint.spi;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.ServiceLoader;
+import java.util.function.Function;
+
+/**
+ * Finds backends by URI scheme: the one {@link ServiceLoader} lookup behind
+ * {@link WorkerRegistryProvider} and {@link RangeStoreProvider}.
+ */
+public final class Providers {
+
+    private Providers() {
+    }
+
+    /**
+     * The scheme of {@code uri}: what stands before its first {@code :}, trimmed, lower case.
+     *
+     * @param what what the URI names, for the message: {@code "registry"}
+     * @param examples URIs that would do, for the message
+     * @throws IllegalArgumentException when the URI has no scheme
+     */
+    public static String schemeOf(String uri, String what, String examples) {
+        if (uri == null || uri.indexOf(':') <= 0) {
+            throw new IllegalArgumentException(what + " '" + uri + "' is not a URI such as "
+                    + examples);
+        }
+        return uri.substring(0, uri.indexOf(':')).trim().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The provider of {@code type} on the class path whose scheme is {@code scheme}.
+     *
+     * @param schemeOfProvider a provider's scheme
+     * @param builtIn schemes served without a provider, listed first in the message
+     * @param what what the URI names, for the message: {@code "registry"}
+     * @throws IllegalArgumentException naming the URI and the schemes available when none serves
+     *     it
+     */
+    public static <P> P find(Class<P> type, Function<P, String> schemeOfProvider, String scheme,
+            List<String> builtIn, String what, String uri) {
+        List<String> known = new ArrayList<>(builtIn);
+        for (P p : ServiceLoader.load(type)) {
+            String served = schemeOfProvider.apply(p);
+            if (served.equalsIgnoreCase(scheme)) {
+                return p;
+            }
+            known.add(served);
+        }
+        throw new IllegalArgumentException(what + " '" + uri + "': no backend for scheme '"
+                + scheme + "' on the class path; available: "
+                + (known.isEmpty() ? "none" : String.join(", ", known)));
+    }
+}

@@ -1,0 +1,49 @@
+package io.idmint.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class NamesTest {
+
+    @Test
+    void isValid_acceptsOneTo64OfTheAllowedCharacters() {
+        assertThat(Names.isValid("a")).isTrue();
+        assertThat(Names.isValid("AZaz09._-")).isTrue();
+        assertThat(Names.isValid("x".repeat(64))).isTrue();
+        assertThat(Names.isValid(".")).isTrue(); // a store with path rules refuses it itself
+    }
+
+    @Test
+    void isValid_refusesEverythingElse() {
+        assertThat(Names.isValid(null)).isFalse();
+        assertThat(Names.isValid("")).isFalse();
+        assertThat(Names.isValid("x".repeat(65))).isFalse();
+        for (String bad : new String[] {"a b", "a/b", "a:b", "é", "a\n", "a*", "a@b", "\u0660"}) {
+            assertThat(Names.isValid(bad)).as(bad).isFalse();
+        }
+    }
+
+    @Test
+    void isValid_agreesWithTheRegularExpressionItReplaces() {
+        for (char c = 0; c < 0x3000; c++) {
+            String s = "a" + c;
+            assertThat(Names.isValid(s)).as("U+%04X", (int) c)
+                    .isEqualTo(s.matches("[A-Za-z0-9._-]{1,64}"));
+        }
+    }
+
+    @Test
+    void require_namesTheValueAndTheRule() {
+        assertThat(Names.requireTag("order")).isEqualTo("order");
+        assertThatThrownBy(() -> Names.requireTag("or der"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("segment tag 'or der' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+        assertThatThrownBy(() -> Names.requireNamespace(null))
+                .hasMessage("namespace 'null' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+        assertThat(Names.requireDatacenterName("", "datacenter.name")).isEmpty();
+        assertThatThrownBy(() -> Names.requireDatacenterName("eu west", "datacenter.name"))
+                .hasMessage("datacenter.name 'eu west' must be 0 to 64 of A-Z a-z 0-9 . _ -");
+    }
+}

@@ -1,0 +1,39 @@
+package io.idmint.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProvidersTest {
+
+    @Test
+    void schemeOf_isTheLowerCasePartBeforeTheFirstColon() {
+        assertThat(Providers.schemeOf(" ETCD://h:1/ns", "registry", "e.g.")).isEqualTo("etcd");
+        assertThat(Providers.schemeOf("jdbc:h2:mem:x", "registry", "e.g.")).isEqualTo("jdbc");
+    }
+
+    @Test
+    void schemeOf_refusesAUriWithoutScheme() {
+        for (String bad : new String[] {null, "", "host", ":x"}) {
+            assertThatThrownBy(() -> Providers.schemeOf(bad, "segment store", "jdbc:h2:…"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("segment store '" + bad + "' is not a URI such as jdbc:h2:…");
+        }
+    }
+
+    @Test
+    void find_namesTheSchemesAvailable_whenNoneServesTheUri() {
+        // No backend is on the core's class path: only the built-in schemes are available.
+        assertThatThrownBy(() -> Providers.find(WorkerRegistryProvider.class,
+                WorkerRegistryProvider::scheme, "etcd", List.of("static"), "registry",
+                "etcd://h:2379/ns"))
+                .hasMessage("registry 'etcd://h:2379/ns': no backend for scheme 'etcd' on the "
+                        + "class path; available: static");
+        assertThatThrownBy(() -> Providers.find(RangeStoreProvider.class,
+                RangeStoreProvider::scheme, "zk", List.of(), "segment store", "zk://h/ns"))
+                .hasMessage("segment store 'zk://h/ns': no backend for scheme 'zk' on the "
+                        + "class path; available: none");
+    }
+}
