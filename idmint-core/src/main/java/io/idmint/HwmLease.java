@@ -9,8 +9,8 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 
 /**
- * The high-water-mark (HWM) protocol, once for every registry (docs/design.md, "The HWM
- * protocol"): a worker ID held under a lease whose stored HWM fences what may be issued. It
+ * The high-water-mark (HWM) protocol, once for every registry (docs/design.md, "Worker
+ * leases and the high-water mark"): a worker ID held under a lease whose stored HWM fences what may be issued. It
  * claims a worker, reserves time ahead in the registry's HWM, and lets the generator issue only
  * up to the last
  * <em>acknowledged</em> reservation, capped by the lease: {@code limit = from + min(window, ttl,
