@@ -54,6 +54,7 @@ final class SnowflakeGenerator implements IdGenerator {
     private final ClockPolicy clockPolicy;
     private final long maxWaitMillis;
     private final long maxLeadTicks;
+    private final SequenceStart start;
     private final GeneratorListener listener;
     private final int sequenceBits;
     private final long sequenceMask;
@@ -71,12 +72,13 @@ final class SnowflakeGenerator implements IdGenerator {
     private volatile long retiredTick = Long.MIN_VALUE;
 
     SnowflakeGenerator(Layout layout, TimeSource time, ClockPolicy clockPolicy, Duration maxWait,
-            long maxLeadTicks, GeneratorListener listener) {
+            long maxLeadTicks, SequenceStart start, GeneratorListener listener) {
         this.layout = layout;
         this.time = time;
         this.clockPolicy = clockPolicy;
         this.maxWaitMillis = maxWait.toMillis();
         this.maxLeadTicks = maxLeadTicks;
+        this.start = start;
         this.listener = listener;
         this.sequenceBits = layout.bits(Field.SEQUENCE);
         this.sequenceMask = layout.maxValue(Field.SEQUENCE);
@@ -148,6 +150,10 @@ final class SnowflakeGenerator implements IdGenerator {
             long now = Math.floorDiv(time.currentTimeMillis() - epochMillis, tickMillis);
             long low = floorId == 0 ? prev : Math.max(prev, stateBelow(s, floorId));
             long candidate = Math.max(now << sequenceBits, low + 1);
+            if (candidate > (low | sequenceMask)) {
+                // The first ID of a tick after low's: any sequence in it is above low.
+                candidate += start.offset(candidate >> sequenceBits);
+            }
             long tick = candidate >> sequenceBits;
             if (tick - now > maxLeadTicks) {
                 long behind = (low >> sequenceBits) - now - maxLeadTicks;

@@ -40,6 +40,7 @@ class PublicApiTest {
                 "io.idmint.SegmentSequence",
                 "io.idmint.SegmentStats",
                 "io.idmint.Segments",
+                "io.idmint.SequenceStart",
                 "io.idmint.Snowflake",
                 "io.idmint.TimeSource",
                 "io.idmint.WorkerRegistries",
