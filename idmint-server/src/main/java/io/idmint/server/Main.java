@@ -61,7 +61,7 @@ public final class Main {
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new DecodeCommand(invocation)), Config.DECODE_KEYS));
         root.addSubcommand(ConfigOptions.addTo(
-                new CommandLine(new LayoutCommand(invocation)), List.of(Config.LAYOUT)));
+                new CommandLine(new LayoutCommand(invocation)), LayoutCommand.KEYS));
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new ServeCommand(invocation)), Config.SERVE_KEYS));
         root.addSubcommand(ConfigOptions.addTo(new CommandLine(new RegistryCommand(invocation)),
