@@ -67,6 +67,7 @@ public final class Main {
         root.addSubcommand(ConfigOptions.addTo(new CommandLine(new RegistryCommand(invocation)),
                 List.of(Config.REGISTRY, Config.DATA_DIR, Config.NAMESPACE)));
         root.addSubcommand(SegmentCommand.commandLine(invocation));
+        root.addSubcommand(SqlCommand.commandLine(invocation));
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
         root.setParameterExceptionHandler(Main::usageError);
