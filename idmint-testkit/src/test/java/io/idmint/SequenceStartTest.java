@@ -41,8 +41,9 @@ class SequenceStartTest {
         StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
                 "%-18s %-10s %12s %12s%n", "sequence.start", "rate", "chi2 id%16",
                 "chi2 id%1024"));
-        double[][] low = new double[3][];
-        SequenceStart[] starts = {SequenceStart.zero(), random(16), random(1024)};
+        SequenceStart[] starts = {SequenceStart.zero(), random(10), random(16), random(64),
+            random(1024)};
+        double[][] low = new double[starts.length][];
         for (int i = 0; i < starts.length; i++) {
             low[i] = chiSquares(mint(starts[i], n, true));
             double[] full = chiSquares(mint(starts[i], n, false));
@@ -56,11 +57,15 @@ class SequenceStartTest {
                 CRITICAL_1023)));
         assertThat(low[0][0]).as("zero start at 1,000/s: every ID ends in sequence 0")
                 .isGreaterThan(CRITICAL_15);
-        assertThat(low[1][0]).as("span 16 at 1,000/s: id %% 16 consistent with uniform")
-                .isLessThan(CRITICAL_15);
-        assertThat(low[1][1]).as("span 16 reaches only 16 of 1024 residues")
+        assertThat(low[1][0]).as("span 10 (CustomUUID's 0-9) leaves 6 residues of 16 empty")
+                .isGreaterThan(CRITICAL_15);
+        for (int i = 2; i < starts.length; i++) {
+            assertThat(low[i][0]).as(starts[i] + " at 1,000/s: id %% 16 consistent with uniform")
+                    .isLessThan(CRITICAL_15);
+        }
+        assertThat(low[2][1]).as("span 16 reaches only 16 of 1024 residues")
                 .isGreaterThan(CRITICAL_1023);
-        assertThat(low[2][1]).as("span 1024 at 1,000/s: id %% 1024 consistent with uniform")
+        assertThat(low[4][1]).as("span 1024 at 1,000/s: id %% 1024 consistent with uniform")
                 .isLessThan(CRITICAL_1023);
     }
 
