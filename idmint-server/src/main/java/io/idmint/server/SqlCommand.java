@@ -63,7 +63,7 @@ final class SqlCommand implements Runnable {
                 + "Unix ms or ISO-8601 (same as --layout SPEC,epoch=EPOCH)")
         String epoch;
 
-        @Option(names = "--modulus", paramLabel = "M", description = "nextval % M fills the "
+        @Option(names = "--modulus", paramLabel = "M", description = "nextval %% M fills the "
                 + "sequence field; default: the field's size (2^bits)")
         Long modulus;
 
