@@ -24,6 +24,8 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Instagram-style IDs minted by the installed PL/pgSQL function, on a real PostgreSQL. */
 class ShardIdFunctionIT {
@@ -98,6 +100,30 @@ class ShardIdFunctionIT {
                             + ", " + end + "]");
                 }
             }
+        }
+    }
+
+    /** Other field orders and ticks: the shifts and the tick come from the layout. */
+    @ParameterizedTest
+    @ValueSource(strings = {"time=41,sequence=10,shard=12",
+        "time=38,shard=13,sequence=12,tick=10ms"})
+    void customLayouts_mintIncreasingIdsThatDecodeToTheirShardAndTime(String spec)
+            throws Exception {
+        Layout layout = Layout.parse(spec);
+        String schema = "custom_" + layout.tickMillis();
+        int shard = 40 + (int) layout.tickMillis(); // one shard per schema: the registry's rule
+        install(pg.url(), ShardIdFunction.of(layout, schema, shard, 8, WAIT));
+        long start = System.currentTimeMillis();
+
+        long[] ids = mint(pg.url(), schema + ".next_id", 3_000);
+
+        long end = System.currentTimeMillis();
+        IdOracle.assertStrictlyIncreasing(ids);
+        for (long id : ids) {
+            IdParts p = layout.decode(id);
+            assertThat(p.shardId()).isEqualTo(shard);
+            assertThat(p.sequence()).isLessThan(8);
+            assertThat(p.timestampMillis()).isBetween(start - layout.tickMillis(), end);
         }
     }
 
