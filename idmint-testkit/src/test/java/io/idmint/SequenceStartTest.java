@@ -11,8 +11,12 @@ import io.idmint.testkit.ManualTimeSource;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -199,53 +203,79 @@ class SequenceStartTest {
         }
     }
 
-    /** The clock strobes back and forth while threads mint, under both clock policies. */
+    /**
+     * The clock steps 3 ms back and forth, 40 times, while four threads mint, under both clock
+     * policies: FAIL refuses while behind, CONTINUE issues on the logical clock.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"FAIL", "CONTINUE"})
+    @Timeout(60) // a generator that never recovered would leave the minters retrying
     void clockStepsBackWhileThreadsMint_neverADuplicate(String policy) throws Exception {
-        ManualTimeSource clock = new ManualTimeSource(T0 + 10_000);
+        ManualTimeSource clock = new ManualTimeSource(T0 + 10_000).autoAdvance();
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger refused = new AtomicInteger();
+        AtomicInteger aheadOfClock = new AtomicInteger();
+        AtomicLong progress = new AtomicLong(); // calls answered, IDs or refusals
+        AtomicLong gate = new AtomicLong(2_000); // minters wait here for the next step
+        CountDownLatch done = new CountDownLatch(4);
         try (IdGenerator g = Nodes.manual(new InMemoryRegistry(clock), clock,
                 b -> b.sequenceStart(random(16)).clockPolicy(ClockPolicy.valueOf(policy))
                         .maxClockWait(Duration.ZERO))) {
-            Thread strobe = new Thread(() -> {
-                for (int round = 0; !stop.get(); round++) {
-                    clock.advance(ms(1));
-                    if (round % 50 == 25) {
-                        clock.step(ms(-3));
-                    }
-                    if (round % 50 == 49) {
-                        clock.step(ms(3));
-                    }
-                    Nodes.step(g); // renew, or re-join after a clock fault (FAIL)
-                }
-            });
-            strobe.start();
-            long[][] out = new long[4][20_000];
+            long[][] out = new long[4][500_000];
+            int[] counts = new int[out.length];
             Thread[] minters = new Thread[out.length];
             for (int t = 0; t < out.length; t++) {
                 long[] mine = out[t];
+                int me = t;
                 minters[t] = new Thread(() -> {
-                    for (int i = 0; i < mine.length;) {
+                    int i = 0;
+                    while (!stop.get() && i < mine.length) {
+                        if (progress.get() >= gate.get()) {
+                            Thread.yield(); // let the clock step first
+                            continue;
+                        }
                         try {
                             long id = g.nextId();
                             mine[i++] = id;
+                            progress.incrementAndGet();
+                            if (Layout.SNOWFLAKE.decode(id).timestampMillis()
+                                    > clock.currentTimeMillis()) {
+                                aheadOfClock.incrementAndGet();
+                            }
                         } catch (IdUnavailableException e) {
-                            Thread.onSpinWait(); // FAIL: refused while behind; try again
+                            refused.incrementAndGet(); // FAIL: refused while behind
+                            progress.incrementAndGet();
                         }
                     }
+                    counts[me] = i;
+                    done.countDown();
                 });
+                minters[t].setDaemon(true); // a hang fails by the timeout, not the JVM
                 minters[t].start();
             }
+            int steps = 0;
+            while (steps < 40 && done.getCount() > 0) {
+                if (progress.get() >= gate.get()) { // calls were answered since the last step
+                    clock.step(ms(steps % 2 == 0 ? -3 : 3));
+                    steps++;
+                    gate.set(progress.get() + 2_000);
+                }
+                Nodes.step(g); // renew, or re-join after a clock fault (FAIL)
+                Thread.onSpinWait();
+            }
+            stop.set(true);
             for (Thread m : minters) {
                 m.join();
             }
-            stop.set(true);
-            strobe.join();
-            for (long[] ids : out) {
-                IdOracle.assertStrictlyIncreasing(ids);
+            assertThat(steps).as("the clock stepped while the threads minted").isEqualTo(40);
+            long[][] minted = new long[out.length][];
+            for (int t = 0; t < out.length; t++) {
+                minted[t] = java.util.Arrays.copyOf(out[t], counts[t]);
+                IdOracle.assertStrictlyIncreasing(minted[t]);
             }
-            IdOracle.assertUnique(out);
+            IdOracle.assertUnique(minted);
+            assertThat(policy.equals("FAIL") ? refused.get() : aheadOfClock.get())
+                    .as("the steps back happened while the threads minted").isPositive();
         }
     }
 
