@@ -63,11 +63,6 @@ public final class SequenceStart {
         return span;
     }
 
-    /** Whether ticks start at a random sequence. */
-    public boolean isRandom() {
-        return span > 1;
-    }
-
     /** The first sequence number of {@code tick}, below {@link #span()}. */
     long offset(long tick) {
         if (span == 1) {
@@ -77,11 +72,6 @@ public final class SequenceStart {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return Long.remainderUnsigned(z ^ (z >>> 31), span);
-    }
-
-    /** The fewest IDs a tick of {@code layout} holds with this start. */
-    public long minIdsPerTick(Layout layout) {
-        return layout.idsPerTick() - span + 1;
     }
 
     @Override
