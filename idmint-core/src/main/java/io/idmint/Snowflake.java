@@ -46,6 +46,7 @@ public final class Snowflake {
     private ClockPolicy clockPolicy;
     private Duration maxClockWait;
     private Duration maxLead;
+    private SequenceStart sequenceStart;
     private Duration leaseTtl;
     private Duration keepalive;
     private Duration storeTimeout;
@@ -169,6 +170,17 @@ public final class Snowflake {
         return this;
     }
 
+    /**
+     * Where each tick's sequence starts (keys {@code sequence.start},
+     * {@code sequence.random-span}); default {@link SequenceStart#zero()}. A random start's span
+     * must not exceed the layout's IDs per tick (checked at build).
+     */
+    public Snowflake sequenceStart(SequenceStart start) {
+        requireUnset(this.sequenceStart, "sequenceStart");
+        this.sequenceStart = Objects.requireNonNull(start, "sequenceStart");
+        return this;
+    }
+
     /** How long the registry keeps a claim without renewal (key {@code lease.ttl}); default 30 s. */
     public Snowflake leaseTtl(Duration ttl) {
         requireUnset(this.leaseTtl, "leaseTtl");
@@ -256,6 +268,9 @@ public final class Snowflake {
                 + " is in the future (the clock says " + Instant.ofEpochMilli(now) + ")");
         requireArgument(l.exhaustionMillis() > now, "layout " + l + " ran out of time at "
                 + l.exhaustion());
+        requireArgument(sequenceStart == null || sequenceStart.span() <= l.idsPerTick(),
+                "sequence.random-span " + (sequenceStart == null ? 0 : sequenceStart.span())
+                        + " exceeds the " + l.idsPerTick() + " IDs per tick of layout " + l);
         Duration ttl = leaseTtl != null ? leaseTtl : DEFAULT_LEASE_TTL;
         Duration ka = keepalive != null ? keepalive : DEFAULT_KEEPALIVE;
         Duration st = storeTimeout != null ? storeTimeout : DEFAULT_STORE_TIMEOUT;
@@ -275,7 +290,9 @@ public final class Snowflake {
         GeneratorSettings settings = new GeneratorSettings(l, time,
                 clockPolicy != null ? clockPolicy : ClockPolicy.FAIL,
                 (maxClockWait != null ? maxClockWait : DEFAULT_MAX_WAIT).toMillis(),
-                lead.toMillis() / l.tickMillis(), w.toMillis(), period.toMillis(), st.toMillis(),
+                lead.toMillis() / l.tickMillis(),
+                sequenceStart != null ? sequenceStart : SequenceStart.zero(),
+                w.toMillis(), period.toMillis(), st.toMillis(),
                 listener != null ? listener : GeneratorListener.NONE);
         ClaimRequest request = new ClaimRequest(namespace != null ? namespace : "default",
                 l.spec(), dc, datacenterName != null ? datacenterName : "", l.maxWorkerId(),

@@ -56,6 +56,7 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
     private final ClockPolicy clockPolicy;
     private final long maxWaitMillis;
     private final long maxLeadTicks;
+    private final SequenceStart start;
     private final GeneratorListener listener;
     private final int sequenceBits;
     private final long sequenceMask;
@@ -80,6 +81,7 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
         this.clockPolicy = settings.clockPolicy();
         this.maxWaitMillis = settings.maxWaitMillis();
         this.maxLeadTicks = settings.maxLeadTicks();
+        this.start = settings.sequenceStart();
         this.listener = settings.listener();
         this.sequenceBits = layout.bits(Field.SEQUENCE);
         this.sequenceMask = layout.maxValue(Field.SEQUENCE);
@@ -149,6 +151,10 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
             long now = Math.floorDiv(time.currentTimeMillis() - epochMillis, tickMillis);
             long low = floorId == 0 ? prev : Math.max(prev, stateBelow(s, floorId));
             long candidate = Math.max(now << sequenceBits, low + 1);
+            if (candidate > (low | sequenceMask)) {
+                // The first ID of a tick after low's: any sequence in it is above low.
+                candidate += start.offset(candidate >> sequenceBits);
+            }
             long tick = candidate >> sequenceBits;
             if (tick - now > maxLeadTicks) {
                 long behind = (low >> sequenceBits) - now - maxLeadTicks;

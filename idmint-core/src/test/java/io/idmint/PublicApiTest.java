@@ -30,6 +30,7 @@ class PublicApiTest {
                 "io.idmint.Layout",
                 "io.idmint.Layout.Field",
                 "io.idmint.LeaseState",
+                "io.idmint.SequenceStart",
                 "io.idmint.Snowflake",
                 "io.idmint.TimeSource",
                 "io.idmint.WorkerRegistries",

@@ -40,7 +40,7 @@ final class TestDatabases {
         private EmbeddedPostgres pg;
 
         Postgres() throws IOException {
-            this(null);
+            this((String) null);
         }
 
         /**
@@ -48,12 +48,26 @@ final class TestDatabases {
          *     {@code "-1h"}, or null for the real clock
          */
         Postgres(String clockOffset) throws IOException {
+            this(clockOffset == null ? null : "FAKETIME='" + clockOffset + "'", true);
+        }
+
+        /**
+         * A server whose clock offset is read from {@code clockFile} (a libfaketime spec such
+         * as {@code +0} or {@code -3}), at most a second old: rewrite the file to step the
+         * running server's clock.
+         */
+        Postgres(Path clockFile) throws IOException {
+            this("FAKETIME_TIMESTAMP_FILE=" + clockFile + " FAKETIME_CACHE_DURATION=1", true);
+        }
+
+        /** {@code faketimeSettings}: libfaketime's environment, or null for the real clock. */
+        private Postgres(String faketimeSettings, boolean settings) throws IOException {
             this.dataDir = Files.createTempDirectory("idmint-pg");
             this.port = freePort();
             start();
-            if (clockOffset != null) {
+            if (faketimeSettings != null) {
                 stop();
-                wrapWithFaketime(clockOffset);
+                wrapWithFaketime(faketimeSettings);
                 start();
             }
         }
@@ -89,7 +103,7 @@ final class TestDatabases {
          * resolved path, where our wrapper is). A resolver of our own is a cache key of
          * its own in zonky, so it looks in our directory and finds it already unpacked.
          */
-        private void wrapWithFaketime(String offset) throws IOException {
+        private void wrapWithFaketime(String settings) throws IOException {
             Path lib = Stream.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
                     "/usr/lib/faketime/libfaketime.so.1").map(Path::of).filter(Files::exists)
                     .findFirst().orElseThrow(() -> new IllegalStateException("libfaketime is "
@@ -108,8 +122,7 @@ final class TestDatabases {
             Path bin = Files.createDirectories(own.resolve("bin"));
             Files.createSymbolicLink(bin.resolve("initdb"), real.resolve("bin/initdb"));
             Files.copy(real.resolve("bin/pg_ctl"), bin.resolve("pg_ctl.real"));
-            String env = "LD_PRELOAD=" + lib + " FAKETIME='" + offset + "' "
-                    + "FAKETIME_DONT_FAKE_MONOTONIC=1";
+            String env = "LD_PRELOAD=" + lib + " " + settings + " FAKETIME_DONT_FAKE_MONOTONIC=1";
             // pg_ctl too, or it takes the server's pid file for a stale one an hour old.
             script(bin.resolve("pg_ctl"),
                     env + " exec \"$(dirname \"$0\")/pg_ctl.real\" \"$@\"");

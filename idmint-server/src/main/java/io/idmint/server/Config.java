@@ -126,6 +126,13 @@ final class Config {
             "how long to wait for a clock that is behind", Config::duration);
     static final Key<Duration> SEQUENCE_MAX_LEAD = key("sequence.max-lead", "0ms", "DURATION",
             "how far ahead of the clock the sequence may borrow", Config::duration);
+    static final Key<Boolean> SEQUENCE_RANDOM_START = key("sequence.start", "zero", "zero|random",
+            "where each tick's sequence starts: zero, or random below sequence.random-span "
+                    + "(spreads id mod N at low rates)", Config::sequenceStart);
+    static final Key<Integer> SEQUENCE_RANDOM_SPAN = key("sequence.random-span",
+            Integer.toString(io.idmint.SequenceStart.DEFAULT_RANDOM_SPAN), "N",
+            "span of a random sequence start, 2 to the layout's IDs per tick; a tick then "
+                    + "holds at least IDs per tick - N + 1", Config::randomSpan);
     static final Key<Duration> LEASE_TTL = key("lease.ttl", "30s", "DURATION",
             "how long the registry keeps a worker without renewal", Config::duration);
     static final Key<Duration> LEASE_KEEPALIVE = key("lease.keepalive", "10s", "DURATION",
@@ -209,7 +216,8 @@ final class Config {
     static final List<Key<?>> MINT_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
             REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD,
             LEASE_TTL, LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION, CODES_KEY,
-            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER);
+            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER,
+            SEQUENCE_RANDOM_START, SEQUENCE_RANDOM_SPAN);
 
     /** The keys {@code decode} reads: the layout and the keys that decode codes. */
     static final List<Key<?>> DECODE_KEYS = List.of(LAYOUT, CODES_KEY, CODES_KEY_FILE,
@@ -228,7 +236,8 @@ final class Config {
             MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN, RATE_LIMIT, SHUTDOWN_GRACE, CODES_KEY,
             SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
             SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE, SEGMENT_ORDER,
-            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER, WORKERS);
+            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER, WORKERS,
+            SEQUENCE_RANDOM_START, SEQUENCE_RANDOM_SPAN);
 
 
     private final Map<Key<?>, Object> values;
@@ -434,6 +443,26 @@ final class Config {
             case "continue" -> ClockPolicy.CONTINUE;
             default -> throw new IllegalArgumentException("expected fail or continue");
         };
+    }
+
+    /** {@code zero} (false) or {@code random} (true). */
+    static boolean sequenceStart(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "zero" -> false;
+            case "random" -> true;
+            default -> throw new IllegalArgumentException("expected zero or random");
+        };
+    }
+
+    static int randomSpan(String text) {
+        String s = text.trim();
+        int max = io.idmint.SequenceStart.MAX_SPAN;
+        if (s.isEmpty() || s.length() > 10 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Long.parseLong(s) < 2 || Long.parseLong(s) > max) {
+            throw new IllegalArgumentException("expected a whole number from 2 to " + max
+                    + " (and at most the layout's IDs per tick)");
+        }
+        return Integer.parseInt(s);
     }
 
     static SegmentOrder segmentOrder(String text) {

@@ -22,6 +22,10 @@ import picocli.CommandLine.Spec;
                 + "and exhaustion date.")
 final class LayoutCommand implements Callable<Integer> {
 
+    /** The keys it reads: the layout, and the sequence start that lowers a tick's capacity. */
+    static final List<Config.Key<?>> KEYS = List.of(Config.LAYOUT, Config.SEQUENCE_RANDOM_START,
+            Config.SEQUENCE_RANDOM_SPAN);
+
     private static final double MILLIS_PER_YEAR = 365.2425 * 24 * 3600 * 1000;
 
     private final Invocation invocation;
@@ -44,14 +48,26 @@ final class LayoutCommand implements Callable<Integer> {
     public Integer call() {
         Map<Config.Key<?>, Setting> args = layoutArg == null ? Map.of()
                 : Map.of(Config.LAYOUT, new Setting(layoutArg, "argument SPEC"));
-        Layout layout = ConfigOptions.load(spec, invocation.env(), args).get(Config.LAYOUT);
+        Config config = ConfigOptions.load(spec, invocation.env(), args);
+        Layout layout = config.get(Config.LAYOUT);
+        int span = config.get(Config.SEQUENCE_RANDOM_START)
+                ? config.get(Config.SEQUENCE_RANDOM_SPAN) : 1;
+        if (span > layout.idsPerTick()) {
+            throw new IllegalArgumentException("sequence.random-span " + span + " exceeds the "
+                    + layout.idsPerTick() + " IDs per tick of layout " + layout);
+        }
         PrintWriter out = spec.commandLine().getOut();
-        out.print(json ? json(layout) + "\n" : text(layout));
+        out.print(json ? json(layout, span) + "\n" : text(layout, span));
         out.flush();
         return Main.OK;
     }
 
     static String text(Layout l) {
+        return text(l, 1);
+    }
+
+    /** With {@code span} above 1: the capacity of a tick under a random sequence start. */
+    static String text(Layout l, int span) {
         StringBuilder sb = new StringBuilder();
         row(sb, "layout", l.name());
         row(sb, "spec", l.spec());
@@ -71,7 +87,9 @@ final class LayoutCommand implements Callable<Integer> {
         if (hasShard(l)) {
             row(sb, "max shard ID", Integer.toString(l.maxShardId()));
         }
-        row(sb, "IDs per tick", Long.toString(l.idsPerTick()));
+        row(sb, "IDs per tick", l.idsPerTick() + (span == 1 ? "" : " (at least "
+                + (l.idsPerTick() - span + 1) + " with sequence.start=random, span " + span
+                + ")"));
         row(sb, "IDs per second", l.idsPerSecond() + " per worker");
         row(sb, "tick", l.tickMillis() + "ms");
         row(sb, "epoch", Instant.ofEpochMilli(l.epochMillis()).toString());
@@ -80,6 +98,10 @@ final class LayoutCommand implements Callable<Integer> {
     }
 
     static String json(Layout l) {
+        return json(l, 1);
+    }
+
+    static String json(Layout l, int span) {
         List<String> fields = new ArrayList<>();
         for (Field f : l.fields()) {
             fields.add(new Json().add("name", f.key()).add("bits", l.bits(f))
@@ -94,6 +116,10 @@ final class LayoutCommand implements Callable<Integer> {
                 .add("max_worker_id", l.maxWorkerId());
         if (hasShard(l)) {
             json.add("max_shard_id", l.maxShardId());
+        }
+        if (span > 1) {
+            json.add("sequence_random_span", span)
+                    .add("min_ids_per_tick", l.idsPerTick() - span + 1);
         }
         return json.add("ids_per_tick", l.idsPerTick())
                 .add("ids_per_second", l.idsPerSecond())

@@ -61,12 +61,13 @@ public final class Main {
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new DecodeCommand(invocation)), Config.DECODE_KEYS));
         root.addSubcommand(ConfigOptions.addTo(
-                new CommandLine(new LayoutCommand(invocation)), List.of(Config.LAYOUT)));
+                new CommandLine(new LayoutCommand(invocation)), LayoutCommand.KEYS));
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new ServeCommand(invocation)), Config.SERVE_KEYS));
         root.addSubcommand(ConfigOptions.addTo(new CommandLine(new RegistryCommand(invocation)),
                 List.of(Config.REGISTRY, Config.DATA_DIR, Config.NAMESPACE)));
         root.addSubcommand(SegmentCommand.commandLine(invocation));
+        root.addSubcommand(SqlCommand.commandLine(invocation));
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
         root.setParameterExceptionHandler(Main::usageError);

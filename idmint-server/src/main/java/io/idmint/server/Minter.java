@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import io.idmint.GeneratorListener;
 import io.idmint.IdGenerator;
+import io.idmint.SequenceStart;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
 import io.idmint.spi.WorkerRegistry;
@@ -50,6 +51,7 @@ final class Minter implements AutoCloseable {
                     .clockPolicy(config.get(Config.CLOCK_POLICY))
                     .maxClockWait(config.get(Config.CLOCK_MAX_WAIT))
                     .maxLead(config.get(Config.SEQUENCE_MAX_LEAD))
+                    .sequenceStart(sequenceStart(config))
                     .leaseTtl(config.get(Config.LEASE_TTL))
                     .keepaliveInterval(config.get(Config.LEASE_KEEPALIVE))
                     .storeTimeout(config.get(Config.LEASE_STORE_TIMEOUT))
@@ -70,6 +72,14 @@ final class Minter implements AutoCloseable {
             registry.close();
             throw e;
         }
+    }
+
+    /** The configured start; a random one is keyed from this process's secure random. */
+    static SequenceStart sequenceStart(Config config) {
+        return config.get(Config.SEQUENCE_RANDOM_START)
+                ? SequenceStart.random(config.get(Config.SEQUENCE_RANDOM_SPAN),
+                        new java.security.SecureRandom())
+                : SequenceStart.zero();
     }
 
     IdGenerator ids() {

@@ -1,0 +1,247 @@
+package io.idmint.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.IdParts;
+import io.idmint.Layout;
+import io.idmint.jdbc.shardid.ShardIdFunction;
+import io.idmint.jdbc.shardid.ShardIdFunctions;
+import io.idmint.jdbc.shardid.ShardIdFunctions.Verification;
+import io.idmint.testkit.IdOracle;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Instagram-style IDs minted by the installed PL/pgSQL function, on a real PostgreSQL. */
+class ShardIdFunctionIT {
+
+    private static final Duration WAIT = Duration.ofMillis(10);
+    private static TestDatabases.Postgres pg;
+
+    @BeforeAll
+    static void startDatabase() throws Exception {
+        pg = new TestDatabases.Postgres();
+    }
+
+    @AfterAll
+    static void stopDatabase() throws Exception {
+        pg.close();
+    }
+
+    static ShardIdFunction function(Layout layout, String schema, int shard) {
+        return ShardIdFunction.of(layout, schema, shard, ShardIdFunction.defaultModulus(layout),
+                WAIT);
+    }
+
+    static void install(String url, ShardIdFunction f) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url)) {
+            ShardIdFunctions.install(c, f);
+        }
+    }
+
+    /** Mints {@code n} IDs from one session, in autocommit: one transaction per ID. */
+    static long[] mint(String url, String function, int n) throws SQLException {
+        long[] ids = new long[n];
+        try (Connection c = DriverManager.getConnection(url);
+                PreparedStatement ps = c.prepareStatement("SELECT " + function + "()")) {
+            for (int i = 0; i < n; i++) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    ids[i] = rs.getLong(1);
+                }
+            }
+        }
+        return ids;
+    }
+
+    @Test
+    void sixteenSessionsOnFourShards_fiftyThousandEach_noDuplicate_decodeToShardAndTime()
+            throws Exception {
+        for (int shard = 0; shard < 4; shard++) {
+            install(pg.url(), function(Layout.INSTAGRAM, "load_" + shard, shard));
+        }
+        long start = System.currentTimeMillis();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        List<Future<long[]>> sessions = new ArrayList<>();
+        for (int s = 0; s < 16; s++) {
+            String fn = "load_" + (s % 4) + ".next_id";
+            sessions.add(pool.submit(() -> mint(pg.url(), fn, 50_000)));
+        }
+        long[][] ids = new long[16][];
+        for (int s = 0; s < 16; s++) {
+            ids[s] = sessions.get(s).get();
+        }
+        long end = System.currentTimeMillis();
+        pool.shutdown();
+        IdOracle.assertUnique(ids);
+        for (int s = 0; s < 16; s++) {
+            IdOracle.assertStrictlyIncreasing(ids[s]);
+            for (long id : ids[s]) {
+                IdParts p = Layout.INSTAGRAM.decode(id);
+                if (p.shardId() != s % 4 || p.timestampMillis() < start
+                        || p.timestampMillis() > end) {
+                    throw new AssertionError("ID " + id + " of session " + s + " decodes to "
+                            + p + "; expected shard " + (s % 4) + " and a time in [" + start
+                            + ", " + end + "]");
+                }
+            }
+        }
+    }
+
+    /** Other field orders and ticks: the shifts and the tick come from the layout. */
+    @ParameterizedTest
+    @ValueSource(strings = {"time=41,sequence=10,shard=12",
+        "time=38,shard=13,sequence=12,tick=10ms"})
+    void customLayouts_mintIncreasingIdsThatDecodeToTheirShardAndTime(String spec)
+            throws Exception {
+        Layout layout = Layout.parse(spec);
+        String schema = "custom_" + layout.tickMillis();
+        int shard = 40 + (int) layout.tickMillis(); // one shard per schema: the registry's rule
+        install(pg.url(), ShardIdFunction.of(layout, schema, shard, 8, WAIT));
+        long start = System.currentTimeMillis();
+
+        long[] ids = mint(pg.url(), schema + ".next_id", 3_000);
+
+        long end = System.currentTimeMillis();
+        IdOracle.assertStrictlyIncreasing(ids);
+        for (long id : ids) {
+            IdParts p = layout.decode(id);
+            assertThat(p.shardId()).isEqualTo(shard);
+            assertThat(p.sequence()).isLessThan(8);
+            assertThat(p.timestampMillis()).isBetween(start - layout.tickMillis(), end);
+        }
+    }
+
+    @Test
+    void sequenceWrappingWithinATick_waitsForTheNextTick_neverRepeats() throws Exception {
+        ShardIdFunction f = ShardIdFunction.of(Layout.INSTAGRAM, "wrap", 9, 2, WAIT);
+        install(pg.url(), f);
+
+        long[] ids = mint(pg.url(), "wrap.next_id", 3_000);
+
+        IdOracle.assertStrictlyIncreasing(ids);
+        for (int i = 2; i < ids.length; i++) {
+            assertThat(Layout.INSTAGRAM.decode(ids[i]).timestampMillis())
+                    .as("at most 2 IDs (the modulus) per tick")
+                    .isGreaterThan(Layout.INSTAGRAM.decode(ids[i - 2]).timestampMillis());
+        }
+    }
+
+    /** What a clock stepped back, or a promoted replica whose clock is behind, looks like. */
+    @Test
+    void markAheadOfTheClock_raisesClockBehind_issuesNothing() throws Exception {
+        ShardIdFunction f = function(Layout.INSTAGRAM, "behind", 10);
+        install(pg.url(), f);
+        long ahead = Layout.INSTAGRAM.compose(Layout.INSTAGRAM.tickOf(
+                System.currentTimeMillis() + 60_000), 0, 0, 10, 0);
+        try (Connection c = DriverManager.getConnection(pg.url());
+                Statement s = c.createStatement()) {
+            s.execute("SELECT setval('" + f.hwmName() + "', " + ahead + ")");
+            assertThatThrownBy(() -> s.executeQuery("SELECT behind.next_id()"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState())
+                            .isEqualTo(ShardIdFunction.CLOCK_BEHIND))
+                    .hasMessageContaining("ms behind the last ID issued on shard 10");
+            try (ResultSet rs = s.executeQuery("SELECT last_value FROM " + f.hwmName())) {
+                rs.next();
+                assertThat(rs.getLong(1)).isEqualTo(ahead);
+            }
+        }
+    }
+
+    @Test
+    void rolledBackTransaction_keepsItsIdBurned() throws Exception {
+        install(pg.url(), function(Layout.INSTAGRAM, "rolled", 11));
+        long burned;
+        try (Connection c = DriverManager.getConnection(pg.url());
+                Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            try (ResultSet rs = s.executeQuery("SELECT rolled.next_id()")) {
+                rs.next();
+                burned = rs.getLong(1);
+            }
+            c.rollback();
+        }
+        assertThat(java.util.Arrays.stream(mint(pg.url(), "rolled.next_id", 2000)).min()
+                .getAsLong()).isGreaterThan(burned);
+    }
+
+    @Test
+    void shardOrSchemaTakenOtherwise_isRefused_andNothingIsCreated() throws Exception {
+        install(pg.url(), function(Layout.INSTAGRAM, "taken_a", 20));
+
+        assertThatThrownBy(() -> install(pg.url(), function(Layout.INSTAGRAM, "taken_b", 20)))
+                .hasMessageContaining("shard 20 is registered to schema taken_a");
+        assertThatThrownBy(() -> install(pg.url(), function(Layout.parse(
+                "instagram,epoch=2025-01-01T00:00:00Z"), "taken_a", 20)))
+                .hasMessageContaining("shard 20 is registered to schema taken_a with layout "
+                        + Layout.INSTAGRAM.spec());
+        try (Connection c = DriverManager.getConnection(pg.url())) {
+            assertThat(ShardIdFunctions.configuredShard(c, "taken_a")).hasValue(20);
+            assertThat(ShardIdFunctions.configuredShard(c, "taken_b")).isEmpty();
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT count(*) FROM pg_namespace WHERE nspname = 'taken_b'")) {
+                rs.next();
+                assertThat(rs.getInt(1)).as("no half-done install").isZero();
+            }
+        }
+        install(pg.url(), function(Layout.INSTAGRAM, "taken_a", 20)); // again: idempotent
+    }
+
+    @Test
+    void verify_acceptsTheInstalledFunction_andDecodesItsProbe() throws Exception {
+        ShardIdFunction f = function(Layout.INSTAGRAM, "verified", 30);
+        install(pg.url(), f);
+        try (Connection c = DriverManager.getConnection(pg.url())) {
+            Verification v = ShardIdFunctions.verify(c, f);
+            assertThat(v.problems()).isEmpty();
+            assertThat(v.probe().shardId()).isEqualTo(30);
+        }
+    }
+
+    @Test
+    void verify_detectsAMismatchingFunction_namingWhatDiffers() throws Exception {
+        ShardIdFunction f = function(Layout.INSTAGRAM, "mismatch", 31);
+        install(pg.url(), f);
+        try (Connection c = DriverManager.getConnection(pg.url())) {
+            ShardIdFunction otherEpoch = function(Layout.parse(
+                    "instagram,epoch=2020-01-01T00:00:00Z"), "mismatch", 31);
+            assertThat(ShardIdFunctions.verify(c, otherEpoch).problems())
+                    .anyMatch(p -> p.contains("epoch_ms = 1767225600000, expected 1577836800000"))
+                    .anyMatch(p -> p.contains("registered with layout"))
+                    .anyMatch(p -> p.contains("probe ID") && p.contains("outside"));
+            assertThat(ShardIdFunctions.verify(c, function(Layout.INSTAGRAM, "mismatch", 32))
+                    .problems())
+                    .anyMatch(p -> p.contains("registered as shard 31, expected 32"))
+                    .anyMatch(p -> p.contains("shard_id = 31, expected 32"))
+                    .anyMatch(p -> p.contains("decodes to shard 31, expected 32"));
+            try (Statement s = c.createStatement()) { // a hand edit that keeps the constants
+                s.execute("CREATE OR REPLACE FUNCTION mismatch.next_id() RETURNS bigint "
+                        + "LANGUAGE plpgsql VOLATILE AS $x$" + f.body().replace(
+                                "EXIT WHEN id > hwm;", "EXIT;") + "$x$");
+            }
+            assertThat(ShardIdFunctions.verify(c, f).problems()).singleElement().asString()
+                    .contains("differs from the generated text at line")
+                    .contains("'EXIT;', expected 'EXIT WHEN id > hwm;'");
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP FUNCTION mismatch.next_id()");
+            }
+            assertThat(ShardIdFunctions.verify(c, f).problems())
+                    .contains("no function mismatch.next_id() is installed");
+        }
+    }
+}

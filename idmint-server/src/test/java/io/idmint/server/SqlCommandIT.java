@@ -1,0 +1,108 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code idmint sql install|verify} against a real PostgreSQL, read back by decode. */
+class SqlCommandIT {
+
+    private static final String EPOCH = "2025-06-01T00:00:00Z";
+    private static EmbeddedPostgres pg;
+
+    @BeforeAll
+    static void startPostgres() throws IOException {
+        pg = EmbeddedPostgres.builder()
+                .setServerConfig("listen_addresses", "127.0.0.1")
+                .setServerConfig("fsync", "off")
+                .start();
+    }
+
+    @AfterAll
+    static void stopPostgres() throws IOException {
+        pg.close();
+    }
+
+    private static String url() {
+        return "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres?user=postgres";
+    }
+
+    private static long mint(String function) throws Exception {
+        try (Connection c = DriverManager.getConnection(url());
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT " + function + "()")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void install_thenVerify_thenDecodeReadsTheShardAndTime() throws Exception {
+        Cli.Result install = Cli.run("sql", "install", "--layout", "instagram", "--epoch", EPOCH,
+                "--schema", "orders_7", "--shard", "7", "--jdbc-url", url());
+        assertThat(install.exitCode()).as(install.err()).isZero();
+        assertThat(install.err()).contains("installed orders_7.next_id() for shard 7");
+
+        // The shard is now the schema's configured one: verify needs no --shard.
+        Cli.Result verify = Cli.run("sql", "verify", "--layout", "instagram", "--epoch", EPOCH,
+                "--schema", "orders_7", "--jdbc-url", url());
+        assertThat(verify.exitCode()).as(verify.err()).isZero();
+        assertThat(verify.out()).startsWith("ok: orders_7.next_id() matches shard 7")
+                .contains("decodes to shard 7");
+
+        long before = System.currentTimeMillis();
+        long id = mint("orders_7.next_id");
+        Cli.Result decode = Cli.run("decode", "--layout", "instagram,epoch=" + EPOCH,
+                Long.toString(id));
+        assertThat(decode.exitCode()).as(decode.err()).isZero();
+        assertThat(decode.out()).contains("\"shard_id\":7");
+        long ts = Long.parseLong(decode.out().replaceAll("(?s).*\"timestamp_ms\":(\\d+).*", "$1"));
+        assertThat(ts).isBetween(before - 1, System.currentTimeMillis());
+    }
+
+    @Test
+    void verify_withAnotherEpoch_exits1NamingTheDifference() {
+        assertThat(Cli.run("sql", "install", "--layout", "instagram", "--schema", "epoch_a",
+                "--shard", "8", "--jdbc-url", url()).exitCode()).isZero();
+
+        Cli.Result r = Cli.run("sql", "verify", "--layout", "instagram", "--epoch", EPOCH,
+                "--schema", "epoch_a", "--jdbc-url", url());
+
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).contains("idmint: sql verify: epoch_a.next_id() has epoch_ms = "
+                + "1767225600000, expected 1748736000000");
+    }
+
+    @Test
+    void install_ofAShardTakenByAnotherSchema_exits2NamingTheOwner() {
+        assertThat(Cli.run("sql", "install", "--layout", "instagram", "--schema", "owner_a",
+                "--shard", "9", "--jdbc-url", url()).exitCode()).isZero();
+
+        Cli.Result r = Cli.run("sql", "install", "--layout", "instagram", "--schema", "owner_b",
+                "--shard", "9", "--jdbc-url", url());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).startsWith("idmint: cannot register shard 9 for schema owner_b")
+                .contains("shard 9 is registered to schema owner_a");
+    }
+
+    @Test
+    void installPrint_withTheDatabase_readsTheConfiguredShard_changesNothing() {
+        assertThat(Cli.run("sql", "install", "--layout", "instagram", "--schema", "printed",
+                "--shard", "10", "--jdbc-url", url()).exitCode()).isZero();
+
+        Cli.Result r = Cli.run("sql", "install", "--print", "--layout", "instagram", "--schema",
+                "printed", "--jdbc-url", url());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("shard_id CONSTANT bigint := 10;");
+    }
+}
