@@ -61,7 +61,61 @@ class IdCodecTest {
             assertThat(IdCodec.BASE32.format(id)).hasSize(13);
             assertThat(IdCodec.HEX.format(id)).hasSize(16);
             assertThat(IdCodec.parseAny("0x" + IdCodec.HEX.format(id))).isEqualTo(id);
-            assertThat(IdCodec.parseAny(IdCodec.DECIMAL.format(id))).isEqualTo(id);
+            assertReadsBackOrNamesBoth(IdCodec.DECIMAL.format(id), id);
+        }
+    }
+
+    /** The API's own value_hex (16 hex digits, no 0x) reads back, unless it is all digits. */
+    @Test
+    void parseAny_bareSixteenHexDigits_readsAsHex() {
+        assertThat(IdCodec.parseAny("01a569d8c6800000")).isEqualTo(0x01a569d8c6800000L);
+        assertThat(IdCodec.parseAny("01A569D8C6800000")).isEqualTo(0x01a569d8c6800000L);
+        assertThat(IdCodec.parseAny("9000000000000000")).isEqualTo(9000000000000000L);
+        assertThatThrownBy(() -> IdCodec.parseAny("01a569d8c680000"))
+                .hasMessage("'01a569d8c680000' is not an ID: expected decimal digits, 16 hex "
+                        + "digits (optionally after 0x) or 13 Crockford base32 symbols");
+        Random rnd = new Random(16);
+        for (int i = 0; i < 20_000; i++) {
+            long id = rnd.nextLong() >>> (1 + rnd.nextInt(63));
+            String hex = IdCodec.HEX.format(id);
+            if (hex.chars().allMatch(Character::isDigit)) {
+                assertThatThrownBy(() -> IdCodec.parseAny(hex)).hasMessageContaining("ambiguous");
+            } else {
+                assertThat(IdCodec.parseAny(hex)).isEqualTo(id);
+            }
+        }
+    }
+
+    @Test
+    void parseAny_sixteenDigitsValidAsDecimalAndHex_namesBothReadings() {
+        assertThatThrownBy(() -> IdCodec.parseAny("1000000000000000"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'1000000000000000' is ambiguous: it reads as decimal ID "
+                        + "1000000000000000 and as hex ID 1152921504606846976; give its format "
+                        + "(decimal or hex) to choose");
+        assertThat(IdCodec.HEX.parse("1000000000000000")).isEqualTo(1L << 60);
+        assertThat(IdCodec.DECIMAL.parse("1000000000000000")).isEqualTo(1000000000000000L);
+    }
+
+    @Test
+    void parseAny_readingsTooLargeForTheLayout_doNotCount() {
+        Layout jsSafe = Layout.parse("js-safe");
+        assertThat(IdCodec.parseAny("1000000000000000", jsSafe)).isEqualTo(1000000000000000L);
+        assertThat(IdCodec.parseAny("01a569d8c6800000", jsSafe)).isEqualTo(0x01a569d8c6800000L);
+        Random rnd = new Random(53);
+        for (int i = 0; i < 20_000; i++) {
+            long id = rnd.nextLong() >>> 11;
+            assertThat(IdCodec.parseAny(IdCodec.DECIMAL.format(id), jsSafe)).isEqualTo(id);
+        }
+    }
+
+    /** parseAny gives {@code id} back, or refuses the text naming {@code id} as one reading. */
+    static void assertReadsBackOrNamesBoth(String text, long id) {
+        try {
+            assertThat(IdCodec.parseAny(text)).isEqualTo(id);
+        } catch (IllegalArgumentException e) {
+            assertThat(e.getMessage()).startsWith("'" + text + "' is ambiguous: it reads ")
+                    .containsPattern(" ID " + id + "[ ;]");
         }
     }
 

@@ -265,12 +265,18 @@ final class HttpApi extends VerticleBase {
         }
         boolean inPath = route == Route.ID_PARTS;
         String text;
+        String format;
         try {
             if (inPath) {
-                Query.none(req.query());
+                format = Query.param(req.query(), "format");
                 text = Query.decodePath(req.path().substring(Route.ID_PARTS_PREFIX.length()));
             } else {
-                text = Query.param(req.query(), "id");
+                java.util.Map<String, String> params = Query.params(req.query(), "id", "format");
+                text = params.get("id");
+                format = params.get("format");
+            }
+            if (format != null) {
+                io.idmint.IdCodec.named(format);
             }
         } catch (IllegalArgumentException e) {
             return problem(res, Problem.BAD_PARAMETER, e.getMessage());
@@ -282,7 +288,7 @@ final class HttpApi extends VerticleBase {
         }
         IdParts p;
         try {
-            p = service.decode(text);
+            p = service.decode(text, format);
         } catch (IllegalArgumentException e) {
             return problem(res, Problem.MALFORMED_ID, e.getMessage());
         }

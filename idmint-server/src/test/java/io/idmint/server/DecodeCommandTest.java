@@ -73,6 +73,33 @@ class DecodeCommandTest {
     }
 
     @Test
+    void decode_bareSixteenHexDigits_readsTheApisValueHex() {
+        String valueHex = IdCodec.HEX.format(ID);
+
+        Cli.Result r = Cli.run("decode", valueHex, "--format", "hex", valueHex.substring(2));
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo(JSON.repeat(2));
+    }
+
+    @Test
+    void decode_validInTwoForms_exits2NamingBothUnlessFormatChooses() {
+        Cli.Result r = Cli.run("decode", "1000000000000000");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("'1000000000000000' is ambiguous: it reads as decimal ID "
+                + "1000000000000000 and as hex ID 1152921504606846976");
+        assertThat(r.out()).isEmpty();
+        assertThat(Cli.run("decode", "--format", "decimal", "1000000000000000").out())
+                .startsWith("{\"id\":\"1000000000000000\",");
+        assertThat(Cli.run("decode", "--format", "HEX", "1000000000000000").out())
+                .startsWith("{\"id\":\"1152921504606846976\",");
+        Cli.Result bad = Cli.run("decode", "--format", "octal", "1");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--format must be decimal, hex or base32, got 'octal'");
+    }
+
+    @Test
     void decode_severalBadIds_namesEveryOne() {
         Cli.Result r = Cli.run("decode", "abc", Long.toString(ID), "xyz");
 

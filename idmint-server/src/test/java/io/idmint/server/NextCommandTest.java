@@ -31,7 +31,7 @@ class NextCommandTest {
         assertThat(lines).hasSize(10_000);
         long prev = 0;
         for (String line : lines) {
-            long id = IdCodec.parseAny(line);
+            long id = codec.parse(line);
             String prefix = codec == IdCodec.HEX ? "0x" : "";
             assertThat(prefix + codec.format(id)).isEqualTo(line);
             assertThat(id).isGreaterThan(prev);
