@@ -114,10 +114,11 @@ public enum IdCodec {
     public abstract long parse(String text);
 
     /**
-     * Reads an ID in any form: {@code 0x…} is hex; otherwise every form the text is written in
-     * counts: decimal digits, exactly 16 hex digits (the {@link #HEX} form without {@code 0x})
-     * and 13 base32 symbols. Text valid in two forms (such as {@code 1000000000000000}, decimal or
-     * hex) is refused naming both readings, never guessed; {@link #parse} in one form reads it.
+     * Reads an ID in any form it is written in: decimal digits, hex ({@code 0x} and 1 to 16 hex
+     * digits, or exactly 16 hex digits: the {@link #HEX} form) or 13 base32 symbols. Text valid in
+     * two forms is refused naming both readings, never guessed: {@code 0400000000005} (decimal or
+     * base32), {@code 1000000000000000} (decimal or hex), {@code 0x12345678901} (hex or base32,
+     * whose {@code x} is a symbol). {@link #parse} in one form reads it.
      *
      * @throws IllegalArgumentException naming the input: not an ID, or valid in two forms
      */
@@ -136,9 +137,6 @@ public enum IdCodec {
 
     private static long parseAny(String text, int bits) {
         String s = requireText(text, "an");
-        if (s.startsWith("0x") || s.startsWith("0X")) {
-            return HEX.parse(s);
-        }
         List<IdCodec> forms = new ArrayList<>(2);
         List<Long> ids = new ArrayList<>(2);
         IllegalArgumentException refused = null;
@@ -177,13 +175,13 @@ public enum IdCodec {
                 + BASE32_LENGTH + " Crockford base32 symbols");
     }
 
-    /** Whether {@code s} (no {@code 0x}) has this form's length and, for numbers, symbols. */
+    /** Whether {@code s} looks like this form: its length, its prefix or its symbols. */
     private boolean writes(String s) {
         return switch (this) {
             case DECIMAL -> s.chars().allMatch(c -> c >= '0' && c <= '9');
-            case HEX -> s.length() == 16 && s.chars().allMatch(IdCodec::isHexDigit);
-            case BASE32 -> s.length() == BASE32_LENGTH
-                    && !s.chars().allMatch(c -> c >= '0' && c <= '9');
+            case HEX -> s.startsWith("0x") || s.startsWith("0X")
+                    || s.length() == 16 && s.chars().allMatch(IdCodec::isHexDigit);
+            case BASE32 -> s.length() == BASE32_LENGTH;
         };
     }
 

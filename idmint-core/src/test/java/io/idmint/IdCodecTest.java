@@ -3,6 +3,8 @@ package io.idmint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +108,48 @@ class IdCodecTest {
         for (int i = 0; i < 20_000; i++) {
             long id = rnd.nextLong() >>> 11;
             assertThat(IdCodec.parseAny(IdCodec.DECIMAL.format(id), jsSafe)).isEqualTo(id);
+        }
+    }
+
+    @Test
+    void parseAny_allDigitBase32_isAmbiguousNeverDecimal() {
+        assertThatThrownBy(() -> IdCodec.parseAny("0400000000005"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'0400000000005' is ambiguous: it reads as decimal ID 400000000005 and "
+                        + "as base32 ID 144115188075855877; give its format (decimal or base32) "
+                        + "to choose");
+        assertThat(IdCodec.BASE32.parse("0400000000005")).isEqualTo(144115188075855877L);
+        assertThat(IdCodec.parseAny("8400000000005")).isEqualTo(8400000000005L);
+        assertThat(IdCodec.parseAny("0XNGDK55MCW27"))
+                .isEqualTo(IdCodec.BASE32.parse("0XNGDK55MCW27"));
+        assertThatThrownBy(() -> IdCodec.parseAny("0x12345678901"))
+                .hasMessageContaining("as hex ID 1250999896321 and as base32 ID ");
+    }
+
+    /**
+     * Property: in a forced format every ID round-trips, base32 made only of digits included;
+     * without one, the text reads back or is refused naming this ID as one reading.
+     */
+    @Test
+    void everyFormat_roundTripsForcedAndNeverMisreadsUnforced() {
+        Random rnd = new Random(1_150_000);
+        List<Long> ids = new ArrayList<>(List.of(0L, 1L, 9L, 10L, Long.MAX_VALUE,
+                IdCodec.BASE32.parse("7999999999999"), IdCodec.BASE32.parse("0000000000000"),
+                IdCodec.BASE32.parse("1000000000000"), IdCodec.HEX.parse("7999999999999999")));
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder digits = new StringBuilder().append(rnd.nextInt(8));
+            for (int k = 1; k < 13; k++) {
+                digits.append(rnd.nextInt(10));
+            }
+            ids.add(IdCodec.BASE32.parse(digits.toString()));
+            ids.add(rnd.nextLong() >>> (1 + rnd.nextInt(63)));
+        }
+        for (long id : ids) {
+            for (IdCodec c : IdCodec.values()) {
+                String text = c.format(id);
+                assertThat(c.parse(text)).as("%s %s", c, text).isEqualTo(id);
+                assertReadsBackOrNamesBoth(text, id);
+            }
         }
     }
 

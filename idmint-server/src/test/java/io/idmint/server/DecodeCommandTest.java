@@ -100,6 +100,18 @@ class DecodeCommandTest {
     }
 
     @Test
+    void decode_allDigitBase32_exits2NamingBothReadingsAndFormatReadsIt() {
+        Cli.Result r = Cli.run("decode", "0400000000005");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("'0400000000005' is ambiguous: it reads as decimal ID "
+                + "400000000005 and as base32 ID 144115188075855877");
+        assertThat(r.out()).isEmpty();
+        assertThat(Cli.run("decode", "--format", "base32", "0400000000005").out())
+                .startsWith("{\"id\":\"144115188075855877\",");
+    }
+
+    @Test
     void decode_severalBadIds_namesEveryOne() {
         Cli.Result r = Cli.run("decode", "abc", Long.toString(ID), "xyz");
 

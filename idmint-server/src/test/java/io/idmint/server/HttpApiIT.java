@@ -176,6 +176,17 @@ class HttpApiIT {
                 "unknown ID format 'octal'").get("type")).isEqualTo(BAD_PARAMETER);
     }
 
+    @Test
+    void decode_allDigitBase32_is400NamingBothReadingsUnlessFormatChooses() {
+        assertProblem(http.get("/v1/id/decode?id=0400000000005"), 400, "'0400000000005' is "
+                + "ambiguous: it reads as decimal ID 400000000005 and as base32 ID "
+                + "144115188075855877");
+        assertThat(http.get("/v1/id/decode?id=0400000000005&format=base32").json().get("id"))
+                .isEqualTo("144115188075855877");
+        assertThat(http.get("/api/v1/ids/0400000000005?format=base32").json()
+                .get("value_string")).isEqualTo("144115188075855877");
+    }
+
     /** Checks one detailed object: exact field names, strings for IDs, parts from the ID. */
     private static void assertDetailed(Map<String, Object> o) {
         assertThat(o.keySet()).containsExactly("value_string", "value_hex", "breakdown");
