@@ -1,5 +1,6 @@
 package io.idmint;
 
+import io.idmint.spi.Durations;
 import java.time.Duration;
 
 /** The builders' argument checks (Caffeine's {@code requireArgument} / {@code requireState}). */
@@ -23,6 +24,6 @@ final class Checks {
 
     static void requirePositive(Duration d, String key) {
         requireArgument(d != null && !d.isNegative() && !d.isZero(), key + " must be positive, got "
-                + d);
+                + (d == null ? "nothing" : Durations.format(d)));
     }
 }

@@ -1,6 +1,7 @@
 package io.idmint;
 
 import io.idmint.IdUnavailableException.Reason;
+import io.idmint.spi.Durations;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
@@ -157,7 +158,7 @@ final class TagBuffer implements SegmentSequence {
                 if (now - deadline >= 0) {
                     throw new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "segment tag '" + tag
                             + "': both buffers are empty and no range came from the store within "
-                            + Duration.ofNanos(owner.fetchTimeoutNanos())
+                            + Durations.format(Duration.ofNanos(owner.fetchTimeoutNanos()))
                             + (lastFailure == null ? "" : " (last error: " + lastFailure + ")"),
                             RETRY_AFTER);
                 }

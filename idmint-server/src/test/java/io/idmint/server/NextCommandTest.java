@@ -109,6 +109,15 @@ class NextCommandTest {
     }
 
     @Test
+    void next_clockMaxWaitOutOfRange_namesItAsUsersWriteDurations() {
+        Cli.Result r = Cli.run("next", "--clock-max-wait", "1h", "--data-dir", data.toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("clock.max-wait must be between 0 and 10s, got 1h")
+                .doesNotContain("PT");
+    }
+
+    @Test
     void next_unknownFormat_exits2NamingIt() {
         Cli.Result r = Cli.run("next", "--format", "foo", "--data-dir", data.toString());
 

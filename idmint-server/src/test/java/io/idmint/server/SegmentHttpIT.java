@@ -324,7 +324,7 @@ class SegmentHttpIT {
 
         Http.Response ids = down.get("/api/v1/segments/order/ids");
         Map<String, Object> p = assertProblem(ids, 503, "segment tag 'order': both buffers are "
-                + "empty and no range came from the store within PT0.3S");
+                + "empty and no range came from the store within 300ms");
         assertThat(p.get("type")).isEqualTo("urn:idmint:problem:not-ready");
         assertThat(ids.header("retry-after")).isEqualTo("1");
         Http.Response leaf = down.get("/api/segment/get/order");

@@ -158,7 +158,7 @@ class ServeIT {
             {"--segment-target-duration", "0s", "segment.target-duration '0s' (from flag "
                 + "--segment-target-duration) is not valid: expected a duration above zero"},
             {"--segment-fetch-timeout", "2m", "segment.fetch-timeout must be at most 1m, got "
-                + "PT2M"},
+                + "2m"},
             {"--segment-auto-create", "maybe", "segment.auto-create 'maybe'"},
             {"--segment-store", "nope://x", "segment store 'nope://x': no backend for scheme "
                 + "'nope'"},
