@@ -175,7 +175,7 @@ final class DecodeCommand implements Callable<Integer> {
 
     private static Json time(Json json, long ms) {
         return json.add("timestamp_ms", ms)
-                .add("timestamp", java.time.Instant.ofEpochMilli(ms).toString());
+                .add("timestamp", ApiJson.iso(ms));
     }
 
     /** The codec, built on the first code; codes.dev cannot decode (its key is new). */
@@ -199,7 +199,7 @@ final class DecodeCommand implements Callable<Integer> {
         json
                 .add("id", Long.toString(p.id()))
                 .add("timestamp_ms", p.timestampMillis())
-                .add("timestamp", p.timestamp().toString())
+                .add("timestamp", ApiJson.iso(p.timestampMillis()))
                 .add("datacenter_id", p.datacenterId())
                 .add("worker_id", p.workerId());
         if (withShard) {

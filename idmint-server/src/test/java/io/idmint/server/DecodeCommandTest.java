@@ -15,7 +15,7 @@ class DecodeCommandTest {
     /** One second after the default epoch, datacenter 3, worker 17, sequence 42. */
     private static final long ID = Layout.SNOWFLAKE.compose(1000, 3, 17, 0, 42);
     private static final String JSON = "{\"id\":\"" + ID + "\",\"timestamp_ms\":1767225601000,"
-            + "\"timestamp\":\"2026-01-01T00:00:01Z\",\"datacenter_id\":3,\"worker_id\":17,"
+            + "\"timestamp\":\"2026-01-01T00:00:01.000Z\",\"datacenter_id\":3,\"worker_id\":17,"
             + "\"sequence_number\":42}\n";
 
     @Test
