@@ -67,7 +67,8 @@ final class OpsEndpoints {
                 }
                 return Responses.json(res, s.ready() ? 200 : 503, new Json()
                         .add("state", s.state().name())
-                        .add("datacenter", s.datacenterId()).add("worker", s.workerId())
+                        .add("datacenter", s.datacenterId(), s.datacenterId() >= 0)
+                        .add("worker", s.workerId(), s.workerId() >= 0)
                         .add("runway_ms", s.runwayMillis())
                         .add("clock_offset_ms", s.clockOffsetMillis())
                         .add("detail", s.detail())
@@ -99,7 +100,8 @@ final class OpsEndpoints {
         Layout layout = service.layout();
         return new Json().add("state", s.state().name())
                 .addRaw("ready", Boolean.toString(s.ready()))
-                .add("datacenter", s.datacenterId()).add("worker", s.workerId())
+                .add("datacenter", s.datacenterId(), s.datacenterId() >= 0)
+                .add("worker", s.workerId(), s.workerId() >= 0)
                 .add("layout", layout.toString()).add("layout_spec", layout.spec())
                 .add("epoch", ApiJson.iso(layout.epochMillis()))
                 .add("epoch_ms", layout.epochMillis())
@@ -136,7 +138,8 @@ final class OpsEndpoints {
             if (sb.length() > 1) {
                 sb.append(',');
             }
-            sb.append(new Json().add("datacenter", w.datacenterId()).add("worker", w.workerId())
+            sb.append(new Json().add("datacenter", w.datacenterId(), w.datacenterId() >= 0)
+                    .add("worker", w.workerId(), w.workerId() >= 0)
                     .add("state", w.state().name())
                     .addRaw("ready", Boolean.toString(w.ready()))
                     .add("runway_ms", w.runwayMillis()).add("detail", w.detail()));

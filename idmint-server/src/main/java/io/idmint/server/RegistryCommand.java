@@ -84,7 +84,8 @@ final class RegistryCommand implements Callable<Integer> {
                 .add("hwm_ms", w.hwmMillis())
                 .add("hwm", ApiJson.iso(w.hwmMillis()))
                 .add("holder", w.holder())
-                .add("lease_expires_ms", w.held() ? w.leaseExpiresMillis() : 0)
+                .add("lease_expires_ms", w.leaseExpiresMillis(),
+                        w.held() && w.leaseExpiresMillis() != Long.MAX_VALUE)
                 .toString();
     }
 }

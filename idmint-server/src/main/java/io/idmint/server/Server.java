@@ -200,7 +200,8 @@ final class Server implements AutoCloseable {
                 : "workers " + String.join(",", s.workers().stream().map(w -> w.workerId() < 0
                         ? "none yet" : Integer.toString(w.workerId())).toList());
         return "idmint serving http://" + h + ":" + httpPort + " grpc " + h + ":" + grpcPort()
-                + " (datacenter " + s.datacenterId() + ", " + workers + ", layout "
+                + " (datacenter " + (s.datacenterId() < 0 ? "none yet" : s.datacenterId()) + ", "
+                + workers + ", layout "
                 + service.layout() + ")";
     }
 
