@@ -151,7 +151,8 @@ class SegmentHttpIT {
     @Test
     void unknownTag_is404_onBothApis() {
         Map<String, Object> p = assertProblem(http.get("/api/v1/segments/nope/ids"), 404,
-                "segment tag 'nope' does not exist; create it first, or turn on "
+                "segment tag 'nope' does not exist; create it with POST /api/v1/segments and the "
+                        + "body {\"tag\":\"nope\"}, or turn on "
                         + "segment.auto-create");
         assertThat(p.get("type")).isEqualTo("urn:idmint:problem:unknown-tag");
         assertProblem(http.get("/api/segment/get/nope"), 404, "segment tag 'nope' does not exist");
