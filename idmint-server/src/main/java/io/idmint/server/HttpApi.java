@@ -73,13 +73,14 @@ final class HttpApi extends VerticleBase {
      * @param grace how long requests in flight may take to finish when undeployed
      */
     HttpApi(IdService service, Formats formats, SegmentService segments, Access access,
-            Metrics metrics, TimeSource time, String host, int port, Duration grace) {
+            Metrics metrics, TimeSource time, String host, int port, Duration grace,
+            NodeInfo node) {
         this.service = service;
         this.formats = formats;
         this.access = new HttpAccess(access);
         this.metrics = metrics;
         this.time = time;
-        this.ops = new OpsEndpoints(service, segments, metrics, time);
+        this.ops = new OpsEndpoints(service, segments, metrics, time, node);
         this.segments = new SegmentEndpoints(segments, this.access, metrics, time);
         this.host = host;
         this.port = port;

@@ -46,7 +46,8 @@ class ServeIT {
 
     private static final Pattern BANNER = Pattern.compile("idmint serving http://127\\.0\\.0\\.1:"
             + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+) \\(datacenter 0, worker (\\d+), layout "
-            + "snowflake\\)");
+            + "snowflake\\); registry static: is ONE HOST ONLY: another host needs another "
+            + "--worker, or set --static-peers");
     private static final Layout LAYOUT = Layout.SNOWFLAKE;
 
     private static Path jar;
