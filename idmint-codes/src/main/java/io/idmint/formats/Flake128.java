@@ -20,8 +20,9 @@ import java.util.Objects;
  * <p>Capacity: 65,536 flakes per millisecond per worker (65.5 million a second); when a
  * millisecond's sequence is used up the generator waits for the next one. 2<sup>48</sup>
  * workers. The time field is 0 to 2<sup>47</sup>-1 ms, what the generator mints: it runs until
- * the year 6429, and a flake with a later time is refused (it was not made by a generator). When the clock steps back the generator keeps its last
- * millisecond ({@code max(last, now)}) and counts the sequence on, then waits for the clock.
+ * the year 6429, and a flake with a later time is refused (it was not made by a generator).
+ * When the clock steps back the generator keeps its last millisecond ({@code max(last, now)})
+ * and counts the sequence on, then waits for the clock.
  * Flakes sort by time, then worker, then sequence: a generator's are strictly increasing.
  *
  * @param timestampMillis milliseconds since the Unix epoch, 0 to {@link #MAX_TIMESTAMP_MILLIS}

@@ -74,7 +74,8 @@ final class LayoutCommand implements Callable<Integer> {
         row(sb, "IDs per second", l.idsPerSecond() + " per worker");
         row(sb, "tick", l.tickMillis() + "ms");
         row(sb, "epoch", ApiJson.iso(l.epochMillis()));
-        row(sb, "exhaustion", ApiJson.iso(l.exhaustionMillis()) + " (" + years(l) + " years after the epoch)");
+        row(sb, "exhaustion", ApiJson.iso(l.exhaustionMillis()) + " (" + years(l)
+                + " years after the epoch)");
         return sb.toString();
     }
 

@@ -101,7 +101,8 @@ final class Cdp implements AutoCloseable {
         JsonObject r = call("Runtime.evaluate", new JsonObject().put("expression", expression)
                 .put("returnByValue", true).put("awaitPromise", true));
         if (r.containsKey("exceptionDetails")) {
-            throw new IllegalStateException(expression + ": " + r.getJsonObject("exceptionDetails"));
+            throw new IllegalStateException(expression + ": "
+                    + r.getJsonObject("exceptionDetails"));
         }
         return r.getJsonObject("result").getValue("value");
     }

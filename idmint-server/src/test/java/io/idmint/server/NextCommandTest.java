@@ -81,7 +81,8 @@ class NextCommandTest {
         assertThat(r.err()).startsWith("\r\u001b[K 262144/1000000 ids, ")
                 .containsPattern("\r\u001b\\[K\r\u001b\\[K 524288/1000000 ids, \\d+ ids/s, ETA "
                         + "\\d+(ms|s)")
-                .containsPattern("\r\u001b\\[K 1000000/1000000 ids, \\d+ ids/s, done in \\d+(ms|s)\n$");
+                .containsPattern("\r\u001b\\[K 1000000/1000000 ids, \\d+ ids/s, done in "
+                        + "\\d+(ms|s)\n$");
     }
 
     @Test
