@@ -1,5 +1,7 @@
 package io.idmint;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -112,23 +114,75 @@ public enum IdCodec {
     public abstract long parse(String text);
 
     /**
-     * Reads an ID in any form: {@code 0x…} is hex, all digits is decimal, 13 symbols otherwise is
-     * base32. An all-digit base32 string therefore reads as decimal; parse with {@link #BASE32}
-     * to force it.
+     * Reads an ID in any form it is written in: decimal digits, hex ({@code 0x} and 1 to 16 hex
+     * digits, or exactly 16 hex digits: the {@link #HEX} form) or 13 base32 symbols. Text valid in
+     * two forms is refused naming both readings, never guessed: {@code 0400000000005} (decimal or
+     * base32), {@code 1000000000000000} (decimal or hex), {@code 0x12345678901} (hex or base32,
+     * whose {@code x} is a symbol). {@link #parse} in one form reads it.
+     *
+     * @throws IllegalArgumentException naming the input: not an ID, or valid in two forms
      */
     public static long parseAny(String text) {
+        return parseAny(text, 63);
+    }
+
+    /**
+     * As {@link #parseAny(String)}, counting only the readings that are IDs of {@code layout}
+     * (below 2<sup>{@link Layout#totalBits()}</sup>): a 16-digit js-safe ID is decimal, as its
+     * hex reading is too large to be one.
+     */
+    public static long parseAny(String text, Layout layout) {
+        return parseAny(text, layout.totalBits());
+    }
+
+    private static long parseAny(String text, int bits) {
         String s = requireText(text, "an");
-        if (s.startsWith("0x") || s.startsWith("0X")) {
-            return HEX.parse(s);
+        List<IdCodec> forms = new ArrayList<>(2);
+        List<Long> ids = new ArrayList<>(2);
+        IllegalArgumentException refused = null;
+        long tooLarge = -1;
+        for (IdCodec form : values()) {
+            if (form.writes(s)) {
+                try {
+                    long id = form.parse(s);
+                    if (bits >= 63 || id >>> bits == 0) {
+                        ids.add(id);
+                        forms.add(form);
+                    } else if (tooLarge < 0) {
+                        tooLarge = id;
+                    }
+                } catch (IllegalArgumentException e) {
+                    refused = refused == null ? e : refused;
+                }
+            }
         }
-        if (s.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            return DECIMAL.parse(s);
+        if (forms.size() == 1 || forms.isEmpty() && tooLarge >= 0) {
+            return forms.isEmpty() ? tooLarge : ids.get(0); // the layout names what is too large
         }
-        if (s.length() == BASE32_LENGTH) {
-            return BASE32.parse(s);
+        if (forms.size() > 1) {
+            StringBuilder readings = new StringBuilder();
+            StringBuilder names = new StringBuilder();
+            for (int i = 0; i < forms.size(); i++) {
+                readings.append(i == 0 ? "" : " and ").append("as ")
+                        .append(forms.get(i).lowerName()).append(" ID ").append(ids.get(i));
+                names.append(i == 0 ? "" : " or ").append(forms.get(i).lowerName());
+            }
+            throw new IllegalArgumentException("'" + text + "' is ambiguous: it reads " + readings
+                    + "; give its format (" + names + ") to choose");
         }
-        throw new IllegalArgumentException("'" + text + "' is not an ID: expected decimal digits, "
-                + "0x followed by hex digits, or " + BASE32_LENGTH + " Crockford base32 symbols");
+        throw refused != null ? refused : new IllegalArgumentException("'" + text + "' is not an "
+                + "ID: expected decimal digits, 16 hex digits (optionally after 0x) or "
+                + BASE32_LENGTH + " Crockford base32 symbols");
+    }
+
+    /** Whether {@code s} looks like this form: its length, its prefix or its symbols. */
+    private boolean writes(String s) {
+        return switch (this) {
+            case DECIMAL -> s.chars().allMatch(c -> c >= '0' && c <= '9');
+            case HEX -> s.startsWith("0x") || s.startsWith("0X")
+                    || s.length() == 16 && s.chars().allMatch(IdCodec::isHexDigit);
+            case BASE32 -> s.length() == BASE32_LENGTH;
+        };
     }
 
     /** The codec named {@code decimal}, {@code hex} or {@code base32}, in any case. */

@@ -5,6 +5,7 @@ import static io.idmint.spi.Checks.requirePositive;
 import static io.idmint.spi.Checks.requireUnset;
 
 import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.Durations;
 import io.idmint.spi.Names;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
@@ -153,7 +154,7 @@ public final class Snowflake {
     public Snowflake maxClockWait(Duration wait) {
         requireUnset(this.maxClockWait, "maxClockWait");
         requireArgument(!wait.isNegative() && wait.compareTo(Duration.ofSeconds(10)) <= 0,
-                "clock.max-wait must be between 0 and 10s, got " + wait);
+                "clock.max-wait must be between 0 and 10s, got " + Durations.format(wait));
         this.maxClockWait = wait;
         return this;
     }
@@ -165,7 +166,7 @@ public final class Snowflake {
     public Snowflake maxLead(Duration lead) {
         requireUnset(this.maxLead, "maxLead");
         requireArgument(!lead.isNegative() && lead.compareTo(Duration.ofMinutes(1)) <= 0,
-                "sequence.max-lead must be between 0 and 1m, got " + lead);
+                "sequence.max-lead must be between 0 and 1m, got " + Durations.format(lead));
         this.maxLead = lead;
         return this;
     }
@@ -216,7 +217,7 @@ public final class Snowflake {
         requireUnset(this.window, "reservationWindow");
         requirePositive(window, "lease.reservation");
         requireArgument(window.toMillis() >= 30, "lease.reservation must be at least 30ms, got "
-                + window);
+                + Durations.format(window));
         this.window = window;
         return this;
     }
@@ -275,10 +276,12 @@ public final class Snowflake {
         Duration ka = keepalive != null ? keepalive : DEFAULT_KEEPALIVE;
         Duration st = storeTimeout != null ? storeTimeout : DEFAULT_STORE_TIMEOUT;
         Duration w = window != null ? window : DEFAULT_WINDOW;
-        requireArgument(ttl.compareTo(ka.multipliedBy(3)) >= 0, "lease.ttl (" + ttl
-                + ") must be at least 3 x lease.keepalive (" + ka + ")");
-        requireArgument(st.compareTo(ttl) <= 0, "lease.store-timeout (" + st
-                + ") must not exceed lease.ttl (" + ttl + ")");
+        requireArgument(ttl.compareTo(ka.multipliedBy(3)) >= 0, "lease.ttl ("
+                + Durations.format(ttl) + ") must be at least 3 x lease.keepalive ("
+                + Durations.format(ka) + ")");
+        requireArgument(st.compareTo(ttl) <= 0, "lease.store-timeout ("
+                + Durations.format(st) + ") must not exceed lease.ttl (" + Durations.format(ttl)
+                + ")");
         int k = workers != null ? workers : 1;
         requireArgument(k <= l.maxWorkerId() + 1, "workers " + k + " exceeds the "
                 + (l.maxWorkerId() + 1) + " worker IDs of layout " + l + " (0.."

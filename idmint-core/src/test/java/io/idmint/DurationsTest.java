@@ -39,4 +39,18 @@ class DurationsTest {
         assertThatThrownBy(() -> Durations.parse("2h", Duration.ofMillis(1),
                 Duration.ofMinutes(90))).hasMessage("'2h' must be between 1ms and 90m");
     }
+
+    @Test
+    void format_writesDurationsAsUsersDoAndParseReadsThemBack() {
+        assertThat(Durations.format(Duration.ofMillis(250))).isEqualTo("250ms");
+        assertThat(Durations.format(Duration.ofSeconds(1))).isEqualTo("1s");
+        assertThat(Durations.format(Duration.ofSeconds(90))).isEqualTo("90s");
+        assertThat(Durations.format(Duration.ofMinutes(60))).isEqualTo("1h");
+        assertThat(Durations.format(Duration.ofNanos(300_000_000))).isEqualTo("300ms");
+        assertThat(Durations.format(Duration.ZERO)).isEqualTo("0ms");
+        for (long ms = 0; ms < 200_000; ms += 7) {
+            Duration d = Duration.ofMillis(ms * 997);
+            assertThat(Durations.parse(Durations.format(d))).isEqualTo(d);
+        }
+    }
 }

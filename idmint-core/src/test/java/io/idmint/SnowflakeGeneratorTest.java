@@ -284,7 +284,7 @@ class SnowflakeGeneratorTest {
                 .hasMessageContaining("is in the future");
         assertThatThrownBy(() -> Nodes.manual(registry, time,
                 b -> b.leaseTtl(Duration.ofSeconds(20))))
-                .hasMessageContaining("lease.ttl (PT20S) must be at least 3 x lease.keepalive (PT10S)");
+                .hasMessageContaining("lease.ttl (20s) must be at least 3 x lease.keepalive (10s)");
         assertThatThrownBy(() -> Snowflake.newBuilder().maxClockWait(Duration.ofMillis(-1)))
                 .hasMessageContaining("clock.max-wait");
         assertThatThrownBy(() -> Snowflake.newBuilder().reservationWindow(Duration.ZERO))

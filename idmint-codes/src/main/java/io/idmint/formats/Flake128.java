@@ -22,24 +22,29 @@ import java.util.Objects;
  *
  * <p>Capacity: 65,536 flakes per millisecond per worker (65.5 million a second); when a
  * millisecond's sequence is used up the generator waits for the next one. 2<sup>48</sup>
- * workers. The time field holds any non-negative {@code long}; the generator runs until the
- * year 6429 (2<sup>47</sup> ms). When the clock steps back the generator keeps its last
- * millisecond ({@code max(last, now)}) and counts the sequence on, then waits for the clock.
+ * workers. The time field is 0 to 2<sup>47</sup>-1 ms, what the generator mints: it runs until
+ * the year 6429, and a flake with a later time is refused (it was not made by a generator).
+ * When the clock steps back the generator keeps its last millisecond ({@code max(last, now)})
+ * and counts the sequence on, then waits for the clock.
  * Flakes sort by time, then worker, then sequence: a generator's are strictly increasing.
  *
- * @param timestampMillis milliseconds since the Unix epoch, non-negative
+ * @param timestampMillis milliseconds since the Unix epoch, 0 to {@link #MAX_TIMESTAMP_MILLIS}
  * @param workerId 0 to 2<sup>48</sup>-1
  * @param sequence 0 to 65535
  */
 public record Flake128(long timestampMillis, long workerId, int sequence)
         implements Comparable<Flake128> {
 
+    /** The last millisecond a generator mints (2<sup>47</sup>-1, in the year 6429). */
+    public static final long MAX_TIMESTAMP_MILLIS = (1L << 47) - 1;
     public static final long MAX_WORKER_ID = (1L << 48) - 1;
     public static final int MAX_SEQUENCE = 0xFFFF;
 
     /** @throws IllegalArgumentException when a field is outside its width */
     public Flake128 {
-        requireArgument(timestampMillis >= 0, "flake time must be >= 0, got " + timestampMillis);
+        requireArgument(timestampMillis >= 0 && timestampMillis <= MAX_TIMESTAMP_MILLIS,
+                "flake time must be 0 to " + MAX_TIMESTAMP_MILLIS + " ms (2^47-1, the year 6429), "
+                        + "got " + timestampMillis);
         requireArgument(workerId >= 0 && workerId <= MAX_WORKER_ID, "flake worker ID must be 0 "
                 + "to " + MAX_WORKER_ID + ", got " + workerId);
         requireArgument(sequence >= 0 && sequence <= MAX_SEQUENCE, "flake sequence must be 0 to "
@@ -64,9 +69,10 @@ public record Flake128(long timestampMillis, long workerId, int sequence)
     public static Flake128 parse(String hex) {
         Hex.require(hex, 32, "a 128-bit flake");
         long msb = Hex.read(hex, 0, 16);
-        if (msb < 0) {
-            throw new IllegalArgumentException("'" + hex + "' is not a 128-bit flake: its time "
-                    + "overflows a non-negative long (the first hex digit must be 0-7)");
+        if (Long.compareUnsigned(msb, MAX_TIMESTAMP_MILLIS) > 0) {
+            throw new IllegalArgumentException("'" + hex + "' is not a 128-bit flake: its time, "
+                    + Long.toUnsignedString(msb) + " ms, is past the format's last millisecond "
+                    + MAX_TIMESTAMP_MILLIS + " (2^47-1, the year 6429), so no generator made it");
         }
         return fromBits(msb, Hex.read(hex, 16, 16));
     }

@@ -12,12 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class FlakeGenerator implements FormatGenerator<Flake128> {
 
-    /** The state keeps time in 47 bits, to stay a non-negative {@code long}. */
-    static final long MAX_MILLIS = (1L << 47) - 1;
-
     private final long workerId;
     private final TimeSource time;
-    /** 0 stands for "millisecond 0, sequence 0 taken": any real clock is past it. */
+    /**
+     * Time (47 bits, so the state stays a non-negative {@code long}) and sequence; 0 stands for
+     * "millisecond 0, sequence 0 taken": any real clock is past it.
+     */
     private final AtomicLong state = new AtomicLong();
 
     FlakeGenerator(long workerId, TimeSource time) {
@@ -31,7 +31,7 @@ final class FlakeGenerator implements FormatGenerator<Flake128> {
             long last = state.get();
             long lastMillis = last >>> 16;
             long now = time.currentTimeMillis();
-            if (now < 0 || now > MAX_MILLIS) {
+            if (now < 0 || now > Flake128.MAX_TIMESTAMP_MILLIS) {
                 throw FormatClock.timeOutOfRange("128-bit flake", now, "0 to 2^47-1 ms");
             }
             long next;

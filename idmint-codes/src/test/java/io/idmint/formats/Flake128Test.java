@@ -98,11 +98,30 @@ class Flake128Test {
         String overflow = "8" + "0".repeat(31);
         assertThatThrownBy(() -> Flake128.parse(overflow))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("'" + overflow + "' is not a 128-bit flake: its time overflows a "
-                        + "non-negative long (the first hex digit must be 0-7)");
+                .hasMessage("'" + overflow + "' is not a 128-bit flake: its time, "
+                        + "9223372036854775808 ms, is past the format's last millisecond "
+                        + "140737488355327 (2^47-1, the year 6429), so no generator made it");
         assertThatThrownBy(() -> Flake128.parse("0".repeat(31) + "x"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageEndingWith("'x' at position 32 is not a hex digit");
+    }
+
+    @Test
+    void parse_timeBeyondWhatTheGeneratorMints_rejected() {
+        String year3419387 = "017f22e279b07cc398c4dc0c0c07398f";
+        assertThatThrownBy(() -> Flake128.parse(year3419387))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'" + year3419387 + "' is not a 128-bit flake: its time, "
+                        + "107843272179743939 ms, is past the format's last millisecond "
+                        + "140737488355327 (2^47-1, the year 6429), so no generator made it");
+        String last = "00007fffffffffff" + "0".repeat(16);
+        assertThat(Flake128.parse(last).timestampMillis()).isEqualTo(Flake128.MAX_TIMESTAMP_MILLIS);
+        assertThatThrownBy(() -> Flake128.parse("0000800000000000" + "0".repeat(16)))
+                .hasMessageContaining("its time, 140737488355328 ms, is past");
+        assertThatThrownBy(() -> Flake128.fromBits(Flake128.MAX_TIMESTAMP_MILLIS + 1, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("flake time must be 0 to 140737488355327 ms (2^47-1, the year 6429), "
+                        + "got 140737488355328");
     }
 
     @Test

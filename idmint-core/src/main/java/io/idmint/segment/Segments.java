@@ -6,6 +6,7 @@ import static io.idmint.spi.Checks.requireUnset;
 
 import io.idmint.IdUnavailableException;
 import io.idmint.TimeSource;
+import io.idmint.spi.Durations;
 import io.idmint.spi.RangeStore;
 import java.time.Duration;
 import java.util.Objects;
@@ -113,7 +114,7 @@ public final class Segments {
         requireUnset(this.fetchTimeout, "fetchTimeout");
         requirePositive(timeout, "segment.fetch-timeout");
         requireArgument(timeout.compareTo(Duration.ofMinutes(1)) <= 0,
-                "segment.fetch-timeout must be at most 1m, got " + timeout);
+                "segment.fetch-timeout must be at most 1m, got " + Durations.format(timeout));
         this.fetchTimeout = timeout;
         return this;
     }

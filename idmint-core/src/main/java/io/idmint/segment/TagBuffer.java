@@ -3,6 +3,7 @@ package io.idmint.segment;
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.IdUnavailableException;
 import io.idmint.TimeSource;
+import io.idmint.spi.Durations;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
@@ -175,7 +176,7 @@ final class TagBuffer implements SegmentSequence {
                 if (now - deadline >= 0) {
                     throw new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "segment tag '" + tag
                             + "': both buffers are empty and no range came from the store within "
-                            + Duration.ofNanos(settings.fetchTimeoutNanos())
+                            + Durations.format(Duration.ofNanos(settings.fetchTimeoutNanos()))
                             + (lastFailure == null ? "" : " (last error: " + lastFailure + ")"),
                             RETRY_AFTER);
                 }

@@ -32,6 +32,6 @@ public final class Checks {
     /** @throws IllegalArgumentException naming {@code key} unless {@code d} is above zero */
     public static void requirePositive(Duration d, String key) {
         requireArgument(d != null && !d.isNegative() && !d.isZero(), key + " must be positive, got "
-                + d);
+                + (d == null ? "nothing" : Durations.format(d)));
     }
 }

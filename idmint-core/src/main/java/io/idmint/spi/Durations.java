@@ -50,7 +50,10 @@ public final class Durations {
         return d;
     }
 
-    /** The shortest text {@link #parse} reads back: {@code 100ms}, {@code 60s}, {@code 1h}. */
+    /**
+     * The shortest text {@link #parse} reads back, as users write it: {@code 250ms}, {@code 1s},
+     * {@code 1m}, {@code 1h}. Every message that shows a duration uses it (never {@code PT1H}).
+     */
     public static String format(Duration d) {
         long ms = d.toMillis();
         if (ms % 3_600_000 == 0 && ms > 0) {

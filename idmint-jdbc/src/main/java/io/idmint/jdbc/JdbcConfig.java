@@ -269,7 +269,8 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
     /** Never prints the URL's query or the password. */
     @Override
     public String toString() {
-        return "JdbcConfig[" + display + ", timeout=" + timeout + ", pool-size=" + poolSize
+        return "JdbcConfig[" + display + ", timeout=" + Durations.format(timeout) + ", pool-size="
+                + poolSize
                 + (namespace == null ? "" : ", namespace=" + namespace) + "]";
     }
 

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * Redis specifics against a real server: what is stored, a missing tag never created, unreadable
@@ -130,7 +131,7 @@ class RedisRangeStoreIT {
                 j.sendCommand(DEBUG, "SLEEP", "1.5");
             }
         });
-        Thread.sleep(200);
+        awaitAsleep();
         assertUnavailable(() -> s.allocate(tag, 10));
         sleep.join();
         // [11, 21) was taken by the script that timed out: lost, not reused.
@@ -193,6 +194,22 @@ class RedisRangeStoreIT {
     void rediss_againstAPlainServer_isUnavailable() {
         RangeStore s = client("rediss://127.0.0.1:" + redis.port() + "/it?timeout=500ms");
         assertUnavailable(() -> s.allocate(tag, 1));
+    }
+
+    /**
+     * Waits until the server is inside DEBUG SLEEP: it answers PINGs on another connection until
+     * then, and none while it sleeps (a PING unanswered for 250 ms, far below the 1.5 s).
+     */
+    private static void awaitAsleep() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            try (Jedis probe = new Jedis("127.0.0.1", redis.port(), 250)) {
+                probe.ping();
+            } catch (JedisConnectionException asleep) {
+                return;
+            }
+            assertThat(System.nanoTime()).as("DEBUG SLEEP never began").isLessThan(deadline);
+        }
     }
 
     private static void assertUnavailable(ThrowingCallable call) {

@@ -9,7 +9,10 @@ import java.time.format.DateTimeFormatter;
 /** The JSON shapes of the HTTP API that describe IDs (SPEC "HTTP"), written as bytes. */
 final class ApiJson {
 
-    /** ISO-8601 in UTC, always with milliseconds: {@code 2025-02-11T08:14:02.113Z}. */
+    /**
+     * The one timestamp format of the CLI and HTTP: ISO-8601 in UTC, always with milliseconds
+     * ({@code 2025-02-11T08:14:02.113Z}, {@code 2026-01-01T00:00:00.000Z}).
+     */
     static final DateTimeFormatter ISO_MILLIS =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSX").withZone(ZoneOffset.UTC);
 

@@ -116,6 +116,9 @@ final class Config {
                     + "available processor", Config::workers);
     static final Key<String> REGISTRY = key("registry", "static:", "URI",
             "worker registry: static:, etcd://…, zk://…, jdbc:…", Config::text);
+    static final Key<List<String>> STATIC_PEERS = key("static.peers", null, "HOST:PORT,…",
+            "with the static: registry (one host only): the other nodes' HTTP addresses; this "
+                    + "node is not ready while one holds its worker", PeerCheck::parsePeers);
     static final Key<Path> DATA_DIR = key("data-dir", "./data", "DIR",
             "directory for local state; the static: registry keeps its workers here", Path::of);
     static final Key<String> NAMESPACE = key("namespace", "default", "NAME",
@@ -230,8 +233,8 @@ final class Config {
 
     /** The keys {@code serve} reads: the minting keys and the server's own. */
     static final List<Key<?>> SERVE_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
-            REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD,
-                    LEASE_TTL,
+            REGISTRY, STATIC_PEERS, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT,
+            SEQUENCE_MAX_LEAD, LEASE_TTL,
             LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION, HTTP_PORT, GRPC_PORT, BIND,
             MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN, RATE_LIMIT, SHUTDOWN_GRACE, CODES_KEY,
             SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,

@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
             "Without --kind the shape decides: 36 characters with hyphens: UUIDv7; 24 hex "
                     + "digits: ObjectId; 32 hex digits: 128-bit flake; 15 symbols not all "
                     + "digits, or with hyphens: code; else an ID.",
+            "An ID valid in two forms (such as 16 digits: decimal or hex) is refused naming both "
+                    + "readings; --format reads it one way.",
             "Prints nothing when any input is bad."})
 final class DecodeCommand implements Callable<Integer> {
 
@@ -32,9 +34,14 @@ final class DecodeCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "ID",
-            description = "decimal, 0x hex, or 13 Crockford base32 symbols; or a code, UUIDv7, "
-                    + "ObjectId or 128-bit flake")
+            description = "decimal, hex (0x optional with 16 digits), or 13 Crockford base32 "
+                    + "symbols; or a code, UUIDv7, ObjectId or 128-bit flake")
     List<String> inputs;
+
+    @picocli.CommandLine.Option(names = "--format", paramLabel = "FORMAT",
+            description = "read every ID only as decimal, hex or base32 (default: any form it "
+                    + "is valid in, refusing one valid in two)")
+    String format;
 
     @picocli.CommandLine.Option(names = "--kind", paramLabel = "KIND",
             description = "read every input as this: snowflake, code, uuid7, objectid or "
@@ -43,6 +50,8 @@ final class DecodeCommand implements Callable<Integer> {
 
     private Config config;
     private io.idmint.codes.CodeCodec codes;
+    /** The form --format names, or null to read any. */
+    private IdCodec readAs;
 
     DecodeCommand(Invocation invocation) {
         this.invocation = invocation;
@@ -58,6 +67,21 @@ final class DecodeCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--kind must "
                     + "be snowflake, code, uuid7, objectid or flake128, got '" + kind + "'");
         }
+        IdCodec codec = null;
+        if (format != null) {
+            try {
+                codec = IdCodec.named(format);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--format must be decimal, hex or base32, got '" + format + "'");
+            }
+            if (forced != null && !forced.equals("snowflake")) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format "
+                        + "reads 64-bit IDs; it cannot be combined with --kind " + kind);
+            }
+            forced = "snowflake";
+        }
+        readAs = codec;
         boolean shard = layout.bits(Layout.Field.SHARD) > 0;
         List<String> decoded = new ArrayList<>();
         List<String> errors = new ArrayList<>();
@@ -82,8 +106,8 @@ final class DecodeCommand implements Callable<Integer> {
         return Main.OK;
     }
 
-    private static IdParts decode(Layout layout, String input) {
-        long id = IdCodec.parseAny(input);
+    private IdParts decode(Layout layout, String input) {
+        long id = readAs == null ? IdCodec.parseAny(input, layout) : readAs.parse(input);
         try {
             return layout.decode(id);
         } catch (IllegalArgumentException e) {
@@ -151,7 +175,7 @@ final class DecodeCommand implements Callable<Integer> {
 
     private static Json time(Json json, long ms) {
         return json.add("timestamp_ms", ms)
-                .add("timestamp", java.time.Instant.ofEpochMilli(ms).toString());
+                .add("timestamp", ApiJson.iso(ms));
     }
 
     /** The codec, built on the first code; codes.dev cannot decode (its key is new). */
@@ -175,7 +199,7 @@ final class DecodeCommand implements Callable<Integer> {
         json
                 .add("id", Long.toString(p.id()))
                 .add("timestamp_ms", p.timestampMillis())
-                .add("timestamp", p.timestamp().toString())
+                .add("timestamp", ApiJson.iso(p.timestampMillis()))
                 .add("datacenter_id", p.datacenterId())
                 .add("worker_id", p.workerId());
         if (withShard) {

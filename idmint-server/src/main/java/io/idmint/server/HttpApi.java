@@ -73,13 +73,14 @@ final class HttpApi extends VerticleBase {
      * @param grace how long requests in flight may take to finish when undeployed
      */
     HttpApi(IdService service, Formats formats, SegmentService segments, Access access,
-            Metrics metrics, TimeSource time, String host, int port, Duration grace) {
+            Metrics metrics, TimeSource time, String host, int port, Duration grace,
+            NodeInfo node) {
         this.service = service;
         this.formats = formats;
         this.access = new HttpAccess(access);
         this.metrics = metrics;
         this.time = time;
-        this.ops = new OpsEndpoints(service, segments, metrics, time);
+        this.ops = new OpsEndpoints(service, segments, metrics, time, node);
         this.segments = new SegmentEndpoints(segments, this.access, metrics, time);
         this.host = host;
         this.port = port;
@@ -265,12 +266,18 @@ final class HttpApi extends VerticleBase {
         }
         boolean inPath = route == Route.ID_PARTS;
         String text;
+        String format;
         try {
             if (inPath) {
-                Query.none(req.query());
+                format = Query.param(req.query(), "format");
                 text = Query.decodePath(req.path().substring(Route.ID_PARTS_PREFIX.length()));
             } else {
-                text = Query.param(req.query(), "id");
+                java.util.Map<String, String> params = Query.params(req.query(), "id", "format");
+                text = params.get("id");
+                format = params.get("format");
+            }
+            if (format != null) {
+                io.idmint.IdCodec.named(format);
             }
         } catch (IllegalArgumentException e) {
             return problem(res, Problem.BAD_PARAMETER, e.getMessage());
@@ -282,7 +289,7 @@ final class HttpApi extends VerticleBase {
         }
         IdParts p;
         try {
-            p = service.decode(text);
+            p = service.decode(text, format);
         } catch (IllegalArgumentException e) {
             return problem(res, Problem.MALFORMED_ID, e.getMessage());
         }

@@ -111,17 +111,21 @@ final class IdService {
     }
 
     /**
-     * The parts of an ID given as text (decimal, 0x hex or base32).
+     * The parts of an ID given as text: decimal, hex ({@code 0x} optional with 16 digits) or
+     * base32 (see {@link IdCodec#parseAny}).
      *
-     * @throws IllegalArgumentException when it is not an ID of this layout
+     * @param format decimal, hex or base32 to read the text only that way, or null for any
+     * @throws IllegalArgumentException when it is not an ID of this layout, is valid in two
+     *     forms and no format is given, or the format is unknown
      */
-    IdParts decode(String text) {
+    IdParts decode(String text, String format) {
         if (text != null && text.length() > 1 && text.charAt(0) == '-'
                 && text.chars().skip(1).allMatch(c -> c >= '0' && c <= '9')) {
             throw new IllegalArgumentException("'" + text + "' is negative; idmint IDs are "
                     + "positive");
         }
-        return decode(IdCodec.parseAny(text));
+        return decode(format == null ? IdCodec.parseAny(text, ids.layout())
+                : IdCodec.named(format).parse(text));
     }
 
     /** The parts of an ID. @throws IllegalArgumentException when it is not an ID of this layout */

@@ -13,6 +13,14 @@ final class Json {
         return name(name).append(value);
     }
 
+    /**
+     * Adds a number, or JSON {@code null} when it is not {@code present}: an absent value (no
+     * worker held yet, a lease that never runs out) is null, never a sentinel such as -1.
+     */
+    Json add(String name, long value, boolean present) {
+        return name(name).append(present ? Long.toString(value) : "null");
+    }
+
     /** Adds a value that is already JSON (an array or object). */
     Json addRaw(String name, String json) {
         return name(name).append(json);

@@ -4,7 +4,6 @@ import io.idmint.Layout;
 import io.idmint.Layout.Field;
 import io.idmint.server.Config.Setting;
 import java.io.PrintWriter;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -92,8 +91,9 @@ final class LayoutCommand implements Callable<Integer> {
                 + ")"));
         row(sb, "IDs per second", l.idsPerSecond() + " per worker");
         row(sb, "tick", l.tickMillis() + "ms");
-        row(sb, "epoch", Instant.ofEpochMilli(l.epochMillis()).toString());
-        row(sb, "exhaustion", l.exhaustion() + " (" + years(l) + " years after the epoch)");
+        row(sb, "epoch", ApiJson.iso(l.epochMillis()));
+        row(sb, "exhaustion", ApiJson.iso(l.exhaustionMillis()) + " (" + years(l)
+                + " years after the epoch)");
         return sb.toString();
     }
 
@@ -124,9 +124,9 @@ final class LayoutCommand implements Callable<Integer> {
         return json.add("ids_per_tick", l.idsPerTick())
                 .add("ids_per_second", l.idsPerSecond())
                 .add("tick_ms", l.tickMillis())
-                .add("epoch", Instant.ofEpochMilli(l.epochMillis()).toString())
+                .add("epoch", ApiJson.iso(l.epochMillis()))
                 .add("epoch_ms", l.epochMillis())
-                .add("exhaustion", l.exhaustion().toString())
+                .add("exhaustion", ApiJson.iso(l.exhaustionMillis()))
                 .add("exhaustion_ms", l.exhaustionMillis())
                 .addRaw("years", years(l))
                 .toString();

@@ -4,6 +4,7 @@ import io.idmint.GeneratorStatus;
 import io.idmint.IdCodec;
 import io.idmint.IdGenerator;
 import io.idmint.IdUnavailableException;
+import io.idmint.spi.Durations;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -29,6 +30,8 @@ final class NextCommand implements Callable<Integer> {
     /** Progress is redrawn every 2^18 IDs: about 16 times a second at full speed. */
     private static final long PROGRESS_MASK = (1 << 18) - 1;
     private static final long RETRY_SLEEP_MILLIS = 50;
+    /** Back to the start of the line and erase it (ANSI: CR, then EL). */
+    static final String ERASE_LINE = "\r\033[K";
 
     private final Invocation invocation;
     private volatile boolean shuttingDown;
@@ -247,20 +250,34 @@ final class NextCommand implements Callable<Integer> {
     /**
      * Writes {@code count} lines in batches to stdout, with progress on a terminal; a reader
      * that goes away ({@code | head}) ends the run quietly, as it has all it wanted.
+     *
+     * <p>Progress goes to stderr on a line of its own: stdout is flushed first (it ends on a
+     * whole line), and the progress line is erased before stdout continues, so that on a terminal
+     * that shows both the IDs never share a line with it. The last one stays, on its own line.
      */
     private void emit(byte[] buf, Lines lines) throws IOException, InterruptedException {
         OutputStream out = invocation.stdout();
         PrintWriter err = spec.commandLine().getErr();
         boolean progress = invocation.stderrIsTerminal() && count >= PROGRESS_FROM;
+        long startNanos = System.nanoTime();
+        boolean shown = false;
         long done = 0;
         try {
             while (done < count) {
                 int n = (int) Math.min(BATCH, count - done);
-                out.write(buf, 0, lines.write(buf, n));
+                int len = lines.write(buf, n);
+                if (shown) {
+                    err.print(ERASE_LINE);
+                    err.flush();
+                    shown = false;
+                }
+                out.write(buf, 0, len);
                 done += n;
                 if (progress && ((done & PROGRESS_MASK) == 0 || done == count)) {
-                    err.print(String.format(Locale.ROOT, "\r %d/%d ids", done, count));
+                    out.flush();
+                    err.print(ERASE_LINE + progress(done, count, System.nanoTime() - startNanos));
                     err.flush();
+                    shown = true;
                 }
             }
             out.flush();
@@ -269,10 +286,22 @@ final class NextCommand implements Callable<Integer> {
                 throw new IOException("cannot write IDs to standard output: " + e.getMessage(), e);
             }
         } finally {
-            if (progress) {
+            if (shown) {
                 err.println();
+                err.flush();
             }
         }
+    }
+
+    /** {@code 262144/1100000 ids, 850000 ids/s, ETA 1s}: done, rate, time left. */
+    static String progress(long done, long count, long elapsedNanos) {
+        long perSecond = elapsedNanos <= 0 ? 0 : (long) (done * 1e9 / elapsedNanos);
+        String eta = done == count ? "done in " + Durations.format(Duration.ofNanos(elapsedNanos))
+                : perSecond == 0 ? "ETA unknown"
+                : "ETA " + Durations.format(Duration.ofSeconds(
+                        (count - done + perSecond - 1) / perSecond));
+        return String.format(Locale.ROOT, " %d/%d ids, %d ids/s, %s", done, count, perSecond,
+                eta);
     }
 
     /**

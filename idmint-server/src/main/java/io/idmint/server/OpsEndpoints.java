@@ -36,8 +36,11 @@ final class OpsEndpoints {
     private final SegmentService segments;
     private final Metrics metrics;
     private final TimeSource time;
+    private final NodeInfo node;
 
-    OpsEndpoints(IdService service, SegmentService segments, Metrics metrics, TimeSource time) {
+    OpsEndpoints(IdService service, SegmentService segments, Metrics metrics, TimeSource time,
+            NodeInfo node) {
+        this.node = node;
         this.service = service;
         this.segments = segments;
         this.metrics = metrics;
@@ -67,7 +70,8 @@ final class OpsEndpoints {
                 }
                 return Responses.json(res, s.ready() ? 200 : 503, new Json()
                         .add("state", s.state().name())
-                        .add("datacenter", s.datacenterId()).add("worker", s.workerId())
+                        .add("datacenter", s.datacenterId(), s.datacenterId() >= 0)
+                        .add("worker", s.workerId(), s.workerId() >= 0)
                         .add("runway_ms", s.runwayMillis())
                         .add("clock_offset_ms", s.clockOffsetMillis())
                         .add("detail", s.detail())
@@ -97,9 +101,16 @@ final class OpsEndpoints {
     private String status() {
         GeneratorStatus s = service.status();
         Layout layout = service.layout();
+        long now = time.currentTimeMillis();
         return new Json().add("state", s.state().name())
                 .addRaw("ready", Boolean.toString(s.ready()))
-                .add("datacenter", s.datacenterId()).add("worker", s.workerId())
+                .add("node", node.id()).add("node_name", node.name())
+                .add("version", node.version())
+                .add("started_at", ApiJson.iso(node.startedMillis()))
+                .add("uptime_ms", now - node.startedMillis())
+                .add("registry", node.registry()).add("namespace", node.namespace())
+                .add("datacenter", s.datacenterId(), s.datacenterId() >= 0)
+                .add("worker", s.workerId(), s.workerId() >= 0)
                 .add("layout", layout.toString()).add("layout_spec", layout.spec())
                 .add("epoch", ApiJson.iso(layout.epochMillis()))
                 .add("epoch_ms", layout.epochMillis())
@@ -108,7 +119,7 @@ final class OpsEndpoints {
                 .addRaw("workers", workers(s))
                 .add("ids_issued", metrics.issuedTotal())
                 .add("max_count", service.maxCount())
-                .add("now_ms", time.currentTimeMillis())
+                .add("now_ms", now)
                 .addRaw("segments", segments())
                 .toString();
     }
@@ -136,7 +147,8 @@ final class OpsEndpoints {
             if (sb.length() > 1) {
                 sb.append(',');
             }
-            sb.append(new Json().add("datacenter", w.datacenterId()).add("worker", w.workerId())
+            sb.append(new Json().add("datacenter", w.datacenterId(), w.datacenterId() >= 0)
+                    .add("worker", w.workerId(), w.workerId() >= 0)
                     .add("state", w.state().name())
                     .addRaw("ready", Boolean.toString(w.ready()))
                     .add("runway_ms", w.runwayMillis()).add("detail", w.detail()));

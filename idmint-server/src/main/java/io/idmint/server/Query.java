@@ -2,9 +2,12 @@ package io.idmint.server;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * Reads the query string of a request, strictly: every route takes at most one parameter, and
+ * Reads the query string of a request, strictly: every route takes a few named parameters, and
  * an unknown, repeated or badly encoded parameter is an error naming it, never ignored.
  */
 final class Query {
@@ -19,10 +22,20 @@ final class Query {
      * @throws IllegalArgumentException on another parameter, a repeated one, or bad encoding
      */
     static String param(String raw, String name) {
+        return params(raw, name).get(name);
+    }
+
+    /**
+     * The values of the parameters given, by name (absent ones are not in the map).
+     *
+     * @param names the parameters the endpoint takes
+     * @throws IllegalArgumentException on another parameter, a repeated one, or bad encoding
+     */
+    static Map<String, String> params(String raw, String... names) {
         if (raw == null || raw.isEmpty()) {
-            return null;
+            return Map.of();
         }
-        String value = null;
+        Map<String, String> values = new HashMap<>(4);
         int start = 0;
         while (start <= raw.length()) {
             int end = raw.indexOf('&', start);
@@ -33,19 +46,18 @@ final class Query {
                 int eq = raw.indexOf('=', start);
                 boolean hasValue = eq >= 0 && eq < end;
                 String key = decode(raw.substring(start, hasValue ? eq : end));
-                if (!key.equals(name)) {
+                if (!List.of(names).contains(key)) {
                     throw new IllegalArgumentException("unknown query parameter '" + key
-                            + "'; this endpoint takes only " + name);
+                            + "'; this endpoint takes only " + String.join(" and ", names));
                 }
-                if (value != null) {
-                    throw new IllegalArgumentException("query parameter " + name
+                if (values.put(key, hasValue ? decode(raw.substring(eq + 1, end)) : "") != null) {
+                    throw new IllegalArgumentException("query parameter " + key
                             + " is given more than once");
                 }
-                value = hasValue ? decode(raw.substring(eq + 1, end)) : "";
             }
             start = end + 1;
         }
-        return value;
+        return values;
     }
 
     /**

@@ -5,7 +5,6 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import java.io.PrintWriter;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -64,7 +63,7 @@ final class RegistryCommand implements Callable<Integer> {
                         "worker", "high-water mark", "lease expires", "holder"));
                 workers.forEach(w -> out.println(String.format(Locale.ROOT,
                         "%-10d %-6d %-24s %-26s %s", w.datacenterId(), w.workerId(),
-                        Instant.ofEpochMilli(w.hwmMillis()), expiry(w),
+                        ApiJson.iso(w.hwmMillis()), expiry(w),
                         w.held() ? w.holder() : "(free)")));
             }
         }
@@ -77,15 +76,16 @@ final class RegistryCommand implements Callable<Integer> {
             return "-";
         }
         return w.leaseExpiresMillis() == Long.MAX_VALUE ? "while the process lives"
-                : Instant.ofEpochMilli(w.leaseExpiresMillis()).toString();
+                : ApiJson.iso(w.leaseExpiresMillis());
     }
 
     static String json(WorkerRecord w) {
         return new Json().add("datacenter_id", w.datacenterId()).add("worker_id", w.workerId())
                 .add("hwm_ms", w.hwmMillis())
-                .add("hwm", Instant.ofEpochMilli(w.hwmMillis()).toString())
+                .add("hwm", ApiJson.iso(w.hwmMillis()))
                 .add("holder", w.holder())
-                .add("lease_expires_ms", w.held() ? w.leaseExpiresMillis() : 0)
+                .add("lease_expires_ms", w.leaseExpiresMillis(),
+                        w.held() && w.leaseExpiresMillis() != Long.MAX_VALUE)
                 .toString();
     }
 }

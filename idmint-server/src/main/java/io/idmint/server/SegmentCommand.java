@@ -2,7 +2,14 @@ package io.idmint.server;
 
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.TagInfo;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -43,10 +50,46 @@ final class SegmentCommand implements Runnable {
         return segment;
     }
 
-    /** Opens the configured store; one that cannot be opened fails on first use, exit 1. */
-    static RangeStore open(Config config) {
-        return LazyRangeStore.open(config.get(Config.SEGMENT_STORE),
-                config.get(Config.DATA_DIR));
+    /**
+     * Opens the configured store; one that cannot be opened fails on first use, exit 1.
+     *
+     * @param tag the tag the command is about, for the advice; null for all
+     * @throws IllegalStateException saying what to do instead when the store is the embedded
+     *     default and another process (a running serve on this data directory) has it open: H2
+     *     lets one process open its file
+     */
+    static RangeStore open(Config config, String tag) {
+        String uri = config.get(Config.SEGMENT_STORE);
+        Path file = config.get(Config.DATA_DIR).resolve("segments.mv.db");
+        if (uri.equals(io.idmint.jdbc.JdbcRangeStores.DEFAULT_URL) && lockedElsewhere(file)) {
+            String host = config.get(Config.BIND).equals("0.0.0.0") ? "127.0.0.1"
+                    : config.get(Config.BIND);
+            String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
+                    + config.get(Config.HTTP_PORT) + "/api/v1/segments";
+            throw new IllegalStateException("the embedded segment store " + file + " is open in "
+                    + "another process, most likely idmint serve on this data directory (one "
+                    + "process opens it at a time). " + (tag == null
+                    ? "Ask that server instead: curl " + url
+                    : "Create the tag through that server instead:" + System.lineSeparator()
+                            + "  curl -X POST " + url + " -H 'Content-Type: application/json' "
+                            + "-d '{\"tag\":\"" + tag + "\"}'"));
+        }
+        return LazyRangeStore.open(uri, config.get(Config.DATA_DIR));
+    }
+
+    /** Whether another process (or this one) holds the lock H2 takes on its database file. */
+    private static boolean lockedElsewhere(Path file) {
+        if (!Files.exists(file)) {
+            return false;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ,
+                StandardOpenOption.WRITE); FileLock lock = ch.tryLock()) {
+            return lock == null;
+        } catch (OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            return false; // the store names what is wrong when it opens
+        }
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true, sortOptions = false,
@@ -78,7 +121,7 @@ final class SegmentCommand implements Runnable {
         @Override
         public Integer call() {
             Config config = ConfigOptions.load(spec, invocation.env());
-            try (RangeStore store = open(config)) {
+            try (RangeStore store = open(config, tag)) {
                 TagInfo t = SegmentService.create(store, tag,
                         start != null ? start : SegmentService.DEFAULT_START,
                         step != null ? step : config.get(Config.SEGMENT_STEP));
@@ -109,7 +152,7 @@ final class SegmentCommand implements Runnable {
         public Integer call() {
             Config config = ConfigOptions.load(spec, invocation.env());
             List<TagInfo> tags;
-            try (RangeStore store = open(config)) {
+            try (RangeStore store = open(config, null)) {
                 tags = SegmentService.tags(store);
             }
             PrintWriter out = spec.commandLine().getOut();

@@ -130,7 +130,14 @@ final class SegmentService implements AutoCloseable {
         checkTag(tag);
         IdService.checkCount(count, maxCount);
         long[] out = new long[(int) count];
-        ids.next(tag, out, 0, out.length);
+        try {
+            ids.next(tag, out, 0, out.length);
+        } catch (UnknownTagException e) {
+            // What to do, on this server's API (the generator knows no transport).
+            throw new UnknownTagException(tag, "segment tag '" + tag + "' does not exist; create "
+                    + "it with POST /api/v1/segments and the body {\"tag\":\"" + tag + "\"}, "
+                    + "or turn on segment.auto-create");
+        }
         return out;
     }
 

@@ -15,8 +15,17 @@ import picocli.CommandLine.Spec;
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs the server: HTTP/JSON, gRPC, health, metrics and a status page.",
             "Stops gracefully on SIGTERM: in-flight requests finish (up to shutdown.grace),",
-            "then the worker is released with its final high-water mark."})
+            "then the worker is released with its final high-water mark.",
+            "",
+            ServeCommand.ONE_HOST_RULE,
+            ""})
 final class ServeCommand implements Callable<Integer> {
+
+    /** The rule of the static: registry, in the help and the startup line. */
+    static final String ONE_HOST_RULE = "The default registry, static:, keeps workers unique on "
+            + "ONE HOST ONLY: two hosts with the same --datacenter and --worker mint the same "
+            + "IDs. Give each host its own --worker, list the other nodes in --static-peers "
+            + "(not ready on a clash), or use a shared registry (etcd://, zk://, jdbc:).";
 
     private final Invocation invocation;
 
@@ -37,7 +46,14 @@ final class ServeCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server), "idmint-shutdown"));
         OutputStream out = invocation.stdout();
-        out.write((server.banner() + "\n").getBytes(StandardCharsets.UTF_8));
+        String registry = config.get(Config.REGISTRY);
+        java.util.List<String> peers = config.get(Config.STATIC_PEERS);
+        String rule = !registry.startsWith("static:") ? ""
+                : "; registry static: is ONE HOST ONLY: another host needs another --worker"
+                        + (peers == null ? ", or set --static-peers"
+                                : "; checking " + String.join(",", peers) + " every "
+                                        + io.idmint.spi.Durations.format(PeerCheck.PERIOD));
+        out.write((server.banner() + rule + "\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         server.awaitClosed();
         return Main.OK;

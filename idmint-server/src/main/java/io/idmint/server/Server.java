@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import io.idmint.GeneratorListener;
 import io.idmint.GeneratorStatus;
+import io.idmint.IdGenerator;
 import io.idmint.LeaseState;
 import io.idmint.TimeSource;
 import io.vertx.core.DeploymentOptions;
@@ -32,6 +33,8 @@ final class Server implements AutoCloseable {
     static final int DEFAULT_WORKER = 0;
 
     private final Minter minter;
+    /** The static.peers check, or null. */
+    private final PeerCheck peers;
     private final SegmentService segments;
     private final IdService service;
     private final Vertx vertx;
@@ -44,10 +47,11 @@ final class Server implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private boolean closing;
 
-    private Server(Minter minter, SegmentService segments, IdService service, Vertx vertx,
-            List<String> deployments, io.grpc.Server grpc, String host, int httpPort,
+    private Server(Minter minter, PeerCheck peers, SegmentService segments, IdService service,
+            Vertx vertx, List<String> deployments, io.grpc.Server grpc, String host, int httpPort,
             Duration grace, TimeSource time) {
         this.minter = minter;
+        this.peers = peers;
         this.segments = segments;
         this.service = service;
         this.vertx = vertx;
@@ -96,8 +100,22 @@ final class Server implements AutoCloseable {
         }
         Vertx vertx = null;
         io.grpc.Server grpc = null;
+        PeerCheck peers = null;
         try {
-            IdService service = new IdService(minter.ids(), config.get(Config.MAX_COUNT),
+            NodeInfo node = NodeInfo.of(config, time.currentTimeMillis());
+            IdGenerator ids = minter.ids();
+            if (config.get(Config.STATIC_PEERS) != null) {
+                if (!config.get(Config.REGISTRY).startsWith("static:")) {
+                    throw new IllegalArgumentException("static.peers checks the workers of the "
+                            + "static: registry, which is one host only; registry "
+                            + node.registry() + " already keeps workers unique across hosts: "
+                            + "unset static.peers");
+                }
+                peers = new PeerCheck(ids, config.get(Config.STATIC_PEERS), node.name(),
+                        node.id(), config.get(Config.AUTH_TOKEN));
+                ids = peers;
+            }
+            IdService service = new IdService(ids, config.get(Config.MAX_COUNT),
                     metrics::issued);
             metrics.bind(service::status);
             Access access = new Access(config.get(Config.AUTH_TOKEN),
@@ -112,7 +130,7 @@ final class Server implements AutoCloseable {
             List<HttpApi> instances = new CopyOnWriteArrayList<>();
             List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
                 HttpApi api = new HttpApi(service, formats, segments, access, metrics, time, host,
-                        listen, grace);
+                        listen, grace, node);
                 instances.add(api);
                 return api;
             }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
@@ -125,9 +143,12 @@ final class Server implements AutoCloseable {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
             }
-            return new Server(minter, segments, service, v, deployments, grpc, host, port, grace,
-                    time);
+            return new Server(minter, peers, segments, service, v, deployments, grpc, host, port,
+                    grace, time);
         } catch (RuntimeException e) {
+            if (peers != null) {
+                peers.close();
+            }
             if (grpc != null) {
                 grpc.shutdownNow();
             }
@@ -200,7 +221,8 @@ final class Server implements AutoCloseable {
                 : "workers " + String.join(",", s.workers().stream().map(w -> w.workerId() < 0
                         ? "none yet" : Integer.toString(w.workerId())).toList());
         return "idmint serving http://" + h + ":" + httpPort + " grpc " + h + ":" + grpcPort()
-                + " (datacenter " + s.datacenterId() + ", " + workers + ", layout "
+                + " (datacenter " + (s.datacenterId() < 0 ? "none yet" : s.datacenterId()) + ", "
+                + workers + ", layout "
                 + service.layout() + ")";
     }
 
@@ -246,6 +268,9 @@ final class Server implements AutoCloseable {
             try {
                 segments.close();
             } finally {
+                if (peers != null) {
+                    peers.close();
+                }
                 minter.close();
                 closed.countDown();
             }

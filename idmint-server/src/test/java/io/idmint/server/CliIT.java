@@ -54,6 +54,64 @@ class CliIT {
         assertThat(count).isEqualTo(1_000_000);
     }
 
+    /**
+     * {@code next -n 1100000} on a pseudo-terminal ({@code script}): once with stdout to a file,
+     * which must hold only IDs while stderr shows progress with a rate and an ETA; once with both
+     * on the terminal, where every progress line is erased before the IDs go on, so that taking
+     * the progress out leaves whole ID lines only.
+     */
+    @Test
+    void next_onATerminal_progressOnItsOwnLineWithRateAndEta_stdoutPureIds() throws Exception {
+        String data = tmp.resolve("data").toString();
+        Path ids = tmp.resolve("ids.txt");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String next = java + " -jar " + jar + " next -n 1100000 --data-dir " + data;
+
+        String split = script(next + " > " + ids, tmp.resolve("split.typescript"));
+        String both = script(next, tmp.resolve("both.typescript"));
+
+        List<String> lines = Files.readAllLines(ids);
+        assertThat(lines).hasSize(1_100_000).allMatch(l -> l.matches("\\d{18,19}"));
+        assertThat(split).containsPattern("\r\u001b\\[K 262144/1100000 ids, \\d+ ids/s, "
+                + "ETA \\d+(ms|s|m)").contains(" 1100000/1100000 ids, ")
+                .containsPattern(", done in \\d+(ms|s)\r?\n");
+        String[] pieces = both.replace("\r\n", "\n").split("\r\u001b\\[K", -1);
+        StringBuilder stdout = new StringBuilder();
+        int shown = 0;
+        for (int i = 0; i < pieces.length; i++) {
+            // After an erase: the progress line, or nothing (the erase before stdout went on).
+            String progress = i == 0 ? "" : pieces[i].replaceFirst("(?s)^( \\d+/1100000 ids, "
+                    + "[^\n]*)?.*", "$1");
+            shown += progress.isEmpty() ? 0 : 1;
+            String rest = pieces[i].substring(progress.length());
+            boolean last = i == pieces.length - 1;
+            assertThat(rest.isEmpty() || rest.endsWith("\n") || last)
+                    .as("piece %d ends on a whole line: %s", i, rest).isTrue();
+            stdout.append(rest.startsWith("\n") && !progress.isEmpty() ? rest.substring(1) : rest);
+        }
+        assertThat(shown).isGreaterThanOrEqualTo(4);
+        String idsOnly = stdout.toString().replaceFirst("\n+$", "");
+        assertThat(idsOnly.split("\n", -1)).hasSize(1_100_000)
+                .allMatch(l -> l.matches("\\d{18,19}"));
+    }
+
+    /**
+     * Runs {@code command} in sh on a pseudo-terminal; returns what the terminal showed (without
+     * the typescript's own first and last lines, "Script started/done on …").
+     */
+    private String script(String command, Path typescript) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("script", "-qfec", command, typescript.toString())
+                .directory(tmp.toFile()).redirectError(tmp.resolve("stderr.txt").toFile())
+                .redirectOutput(tmp.resolve("script.out").toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("IDMINT_"));
+        Process p = pb.start();
+        assertThat(waitFor(p)).as(Files.readString(tmp.resolve("stderr.txt"))).isZero();
+        String shown = Files.readString(typescript);
+        shown = shown.substring(shown.indexOf('\n') + 1);
+        int done = shown.lastIndexOf("\nScript done on ");
+        return done < 0 ? shown : shown.substring(0, done + 1);
+    }
+
     @Test
     void next_twoProcessesOnOneDataDir_getDifferentWorkersAndNoDuplicates() throws Exception {
         String data = tmp.resolve("data").toString();

@@ -15,7 +15,7 @@ class DecodeCommandTest {
     /** One second after the default epoch, datacenter 3, worker 17, sequence 42. */
     private static final long ID = Layout.SNOWFLAKE.compose(1000, 3, 17, 0, 42);
     private static final String JSON = "{\"id\":\"" + ID + "\",\"timestamp_ms\":1767225601000,"
-            + "\"timestamp\":\"2026-01-01T00:00:01Z\",\"datacenter_id\":3,\"worker_id\":17,"
+            + "\"timestamp\":\"2026-01-01T00:00:01.000Z\",\"datacenter_id\":3,\"worker_id\":17,"
             + "\"sequence_number\":42}\n";
 
     @Test
@@ -70,6 +70,45 @@ class DecodeCommandTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("'" + bad + "'").doesNotContain("Exception");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void decode_bareSixteenHexDigits_readsTheApisValueHex() {
+        String valueHex = IdCodec.HEX.format(ID);
+
+        Cli.Result r = Cli.run("decode", valueHex, "--format", "hex", valueHex.substring(2));
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo(JSON.repeat(2));
+    }
+
+    @Test
+    void decode_validInTwoForms_exits2NamingBothUnlessFormatChooses() {
+        Cli.Result r = Cli.run("decode", "1000000000000000");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("'1000000000000000' is ambiguous: it reads as decimal ID "
+                + "1000000000000000 and as hex ID 1152921504606846976");
+        assertThat(r.out()).isEmpty();
+        assertThat(Cli.run("decode", "--format", "decimal", "1000000000000000").out())
+                .startsWith("{\"id\":\"1000000000000000\",");
+        assertThat(Cli.run("decode", "--format", "HEX", "1000000000000000").out())
+                .startsWith("{\"id\":\"1152921504606846976\",");
+        Cli.Result bad = Cli.run("decode", "--format", "octal", "1");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--format must be decimal, hex or base32, got 'octal'");
+    }
+
+    @Test
+    void decode_allDigitBase32_exits2NamingBothReadingsAndFormatReadsIt() {
+        Cli.Result r = Cli.run("decode", "0400000000005");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("'0400000000005' is ambiguous: it reads as decimal ID "
+                + "400000000005 and as base32 ID 144115188075855877");
+        assertThat(r.out()).isEmpty();
+        assertThat(Cli.run("decode", "--format", "base32", "0400000000005").out())
+                .startsWith("{\"id\":\"144115188075855877\",");
     }
 
     @Test

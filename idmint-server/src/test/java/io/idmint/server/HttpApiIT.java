@@ -156,6 +156,37 @@ class HttpApiIT {
         }
     }
 
+    @Test
+    void decode_bareHexReadsAndFormatForcesOneReading() {
+        long id = 0x01a569d8c6800000L;
+        assertThat(http.get("/api/v1/ids/01a569d8c6800000").json().get("value_string"))
+                .isEqualTo(Long.toString(id));
+        assertThat(http.get("/v1/id/decode?id=01a569d8c6800000").status()).isEqualTo(200);
+
+        assertProblem(http.get("/api/v1/ids/1000000000000000"), 400, "'1000000000000000' is "
+                + "ambiguous: it reads as decimal ID 1000000000000000 and as hex ID "
+                + "1152921504606846976; give its format (decimal or hex) to choose");
+        assertThat(http.get("/api/v1/ids/1000000000000000?format=hex").json()
+                .get("value_string")).isEqualTo(Long.toString(1L << 60));
+        assertThat(http.get("/api/v1/ids/1000000000000000?format=decimal").json()
+                .get("value_string")).isEqualTo("1000000000000000");
+        assertThat(http.get("/v1/id/decode?format=decimal&id=1000000000000000").json()
+                .get("id")).isEqualTo("1000000000000000");
+        assertThat(assertProblem(http.get("/v1/id/decode?id=1&format=octal"), 400,
+                "unknown ID format 'octal'").get("type")).isEqualTo(BAD_PARAMETER);
+    }
+
+    @Test
+    void decode_allDigitBase32_is400NamingBothReadingsUnlessFormatChooses() {
+        assertProblem(http.get("/v1/id/decode?id=0400000000005"), 400, "'0400000000005' is "
+                + "ambiguous: it reads as decimal ID 400000000005 and as base32 ID "
+                + "144115188075855877");
+        assertThat(http.get("/v1/id/decode?id=0400000000005&format=base32").json().get("id"))
+                .isEqualTo("144115188075855877");
+        assertThat(http.get("/api/v1/ids/0400000000005?format=base32").json()
+                .get("value_string")).isEqualTo("144115188075855877");
+    }
+
     /** Checks one detailed object: exact field names, strings for IDs, parts from the ID. */
     private static void assertDetailed(Map<String, Object> o) {
         assertThat(o.keySet()).containsExactly("value_string", "value_hex", "breakdown");
@@ -199,6 +230,7 @@ class HttpApiIT {
                 Arguments.of("/v1/id/decode?ids=1", BAD_PARAMETER, "unknown query parameter 'ids'"),
                 Arguments.of("/api/v1/ids/", BAD_PARAMETER, "missing ID"),
                 Arguments.of("/api/v1/ids/1?x=1", BAD_PARAMETER, "unknown query parameter 'x'"),
+                Arguments.of("/v1/id/decode?id=1&id=2", BAD_PARAMETER, "id is given more"),
                 Arguments.of("/v1/id/decode?id=12345678901234567890", MALFORMED_ID,
                         "'12345678901234567890' is not a decimal ID"),
                 Arguments.of("/v1/id/decode?id=" + big, MALFORMED_ID,

@@ -56,8 +56,12 @@ class HttpReadinessIT {
         assertThat(ready.status()).isEqualTo(503);
         assertThat(ready.header("retry-after")).isEqualTo("1");
         Map<String, Object> body = ready.json();
-        assertThat(body).containsEntry("state", "ACQUIRING").containsEntry("worker", -1L)
-                .containsEntry("runway_ms", 0L);
+        assertThat(body).containsEntry("state", "ACQUIRING").containsEntry("worker", null)
+                .containsEntry("datacenter", null).containsEntry("runway_ms", 0L);
+        assertThat(ready.body()).doesNotContain(":-1");
+        assertThat(http.get("/api/v1/status").json()).containsEntry("datacenter", null)
+                .containsEntry("worker", null);
+        assertThat(server.banner()).contains("(datacenter none yet, worker none yet: ");
         assertThat((String) body.get("detail")).contains("held by other processes");
 
         assertThat(http.get("/health/live").status()).isEqualTo(200);

@@ -39,8 +39,8 @@ final class IdmintProcesses implements AutoCloseable {
             Path.of("/usr/lib/faketime/libfaketime.so.1"));
 
     private static final Pattern BANNER = Pattern.compile("idmint serving http://127\\.0\\.0\\.1:"
-            + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+) \\(datacenter (-?\\d+), workers? (.*), layout "
-            + "(.*)\\)");
+            + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+) \\(datacenter (\\d+|none yet), workers? (.*), "
+            + "layout (.*)\\)(?:; registry static: is ONE HOST ONLY: .*)?");
     /**
      * A client JVM that starts quickly: C1 only and the serial collector. Two cores run many of
      * these at once here; the behaviour under test does not depend on the JIT or the collector.
@@ -202,8 +202,13 @@ final class IdmintProcesses implements AutoCloseable {
      */
     Node serve(String name, Path data, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
-        List<String> all = new ArrayList<>(List.of("serve", "--http-port", "0", "--grpc-port",
-                "0", "--bind", "127.0.0.1", "--data-dir", data.toString()));
+        List<String> all = new ArrayList<>(List.of("serve", "--bind", "127.0.0.1", "--data-dir",
+                data.toString()));
+        for (String port : List.of("--http-port", "--grpc-port")) {
+            if (!Arrays.asList(args).contains(port)) {
+                all.addAll(List.of(port, "0"));
+            }
+        }
         all.addAll(Arrays.asList(args));
         Path stderr = dir.resolve(name + ".err");
         Process p = builder(env, all).redirectError(stderr.toFile()).start();

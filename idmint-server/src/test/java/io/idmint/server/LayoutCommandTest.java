@@ -25,8 +25,9 @@ class LayoutCommandTest {
                 .contains("max worker ID       31\n")
                 .contains("IDs per tick        4096\n")
                 .contains("IDs per second      4096000 per worker\n")
-                .contains("epoch               2026-01-01T00:00:00Z\n")
-                .containsPattern("exhaustion +2095-[^ ]+Z \\(69\\.7 years after the epoch\\)\n")
+                .contains("epoch               2026-01-01T00:00:00.000Z\n")
+                .containsPattern("exhaustion +2095-[^ ]+\\.[0-9]{3}Z "
+                        + "\\(69\\.7 years after the epoch\\)\n")
                 .doesNotContain("shard");
     }
 

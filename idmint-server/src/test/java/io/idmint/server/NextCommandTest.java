@@ -31,7 +31,7 @@ class NextCommandTest {
         assertThat(lines).hasSize(10_000);
         long prev = 0;
         for (String line : lines) {
-            long id = IdCodec.parseAny(line);
+            long id = codec.parse(line);
             String prefix = codec == IdCodec.HEX ? "0x" : "";
             assertThat(prefix + codec.format(id)).isEqualTo(line);
             assertThat(id).isGreaterThan(prev);
@@ -78,8 +78,19 @@ class NextCommandTest {
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.lines()).hasSize(1_000_000);
-        assertThat(r.err()).startsWith("\r ").endsWith("\r 1000000/1000000 ids\n")
-                .contains("\r 262144/1000000 ids");
+        assertThat(r.err()).startsWith("\r\u001b[K 262144/1000000 ids, ")
+                .containsPattern("\r\u001b\\[K\r\u001b\\[K 524288/1000000 ids, \\d+ ids/s, ETA "
+                        + "\\d+(ms|s)")
+                .containsPattern("\r\u001b\\[K 1000000/1000000 ids, \\d+ ids/s, done in "
+                        + "\\d+(ms|s)\n$");
+    }
+
+    @Test
+    void progress_showsRateAndEta() {
+        assertThat(NextCommand.progress(250_000, 1_000_000, 500_000_000L))
+                .isEqualTo(" 250000/1000000 ids, 500000 ids/s, ETA 2s");
+        assertThat(NextCommand.progress(1_000_000, 1_000_000, 1_250_000_000L))
+                .isEqualTo(" 1000000/1000000 ids, 800000 ids/s, done in 1250ms");
     }
 
     @Test
@@ -106,6 +117,15 @@ class NextCommandTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains(n).doesNotContain("Exception");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void next_clockMaxWaitOutOfRange_namesItAsUsersWriteDurations() {
+        Cli.Result r = Cli.run("next", "--clock-max-wait", "1h", "--data-dir", data.toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("clock.max-wait must be between 0 and 10s, got 1h")
+                .doesNotContain("PT");
     }
 
     @Test

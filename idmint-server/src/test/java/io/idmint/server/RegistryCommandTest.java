@@ -24,6 +24,19 @@ class RegistryCommandTest {
     }
 
     @Test
+    void listJson_leaseHeldWhileTheProcessLives_isNullNotASentinel() {
+        try (Server server = TestServers.start(data)) {
+            Cli.Result r = Cli.run("registry", "list", "--json", "--data-dir", data.toString());
+
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.out()).contains("\"worker_id\":0,").contains("\"lease_expires_ms\":null")
+                    .doesNotContain(Long.toString(Long.MAX_VALUE));
+            assertThat(Cli.run("registry", "list", "--data-dir", data.toString()).out())
+                    .contains("while the process lives");
+        }
+    }
+
+    @Test
     void init_onAnEmptyDirectory_saysReady() {
         Cli.Result r = Cli.run("registry", "init", "--data-dir", data.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();

@@ -23,6 +23,27 @@ class SegmentCommandTest {
     }
 
     @Test
+    void create_nextToARunningServer_saysToUseItsApiWithTheExactCurlLine() {
+        try (Server server = TestServers.start(data)) {
+            assertThat(new Http(server.httpPort()).get("/api/v1/segments").status())
+                    .isEqualTo(200);
+
+            Cli.Result r = run("segment", "create", "order");
+
+            assertThat(r.exitCode()).isEqualTo(1);
+            assertThat(r.err()).contains("the embedded segment store " + data.resolve(
+                    "segments.mv.db") + " is open in another process, most likely idmint serve "
+                    + "on this data directory")
+                    .contains("Create the tag through that server instead:\n  curl -X POST "
+                    + "http://127.0.0.1:8080/api/v1/segments -H 'Content-Type: application/json' "
+                    + "-d '{\"tag\":\"order\"}'\n")
+                    .doesNotContain("Database may be already in use");
+            assertThat(run("segment", "list").err()).contains("Ask that server instead: curl "
+                    + "http://127.0.0.1:8080/api/v1/segments");
+        }
+    }
+
+    @Test
     void create_thenList_showsTheTagsWithNextAndStep_inTheDefaultH2Store() {
         Cli.Result order = run("segment", "create", "order");
         Cli.Result user = run("segment", "create", "user", "--start", "1000", "--step", "50");

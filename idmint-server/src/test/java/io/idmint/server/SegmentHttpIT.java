@@ -151,7 +151,8 @@ class SegmentHttpIT {
     @Test
     void unknownTag_is404_onBothApis() {
         Map<String, Object> p = assertProblem(http.get("/api/v1/segments/nope/ids"), 404,
-                "segment tag 'nope' does not exist; create it first, or turn on "
+                "segment tag 'nope' does not exist; create it with POST /api/v1/segments and the "
+                        + "body {\"tag\":\"nope\"}, or turn on "
                         + "segment.auto-create");
         assertThat(p.get("type")).isEqualTo("urn:idmint:problem:unknown-tag");
         assertProblem(http.get("/api/segment/get/nope"), 404, "segment tag 'nope' does not exist");
@@ -324,7 +325,7 @@ class SegmentHttpIT {
 
         Http.Response ids = down.get("/api/v1/segments/order/ids");
         Map<String, Object> p = assertProblem(ids, 503, "segment tag 'order': both buffers are "
-                + "empty and no range came from the store within PT0.3S");
+                + "empty and no range came from the store within 300ms");
         assertThat(p.get("type")).isEqualTo("urn:idmint:problem:not-ready");
         assertThat(ids.header("retry-after")).isEqualTo("1");
         Http.Response leaf = down.get("/api/segment/get/order");

@@ -46,7 +46,8 @@ class ServeIT {
 
     private static final Pattern BANNER = Pattern.compile("idmint serving http://127\\.0\\.0\\.1:"
             + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+) \\(datacenter 0, worker (\\d+), layout "
-            + "snowflake\\)");
+            + "snowflake\\); registry static: is ONE HOST ONLY: another host needs another "
+            + "--worker, or set --static-peers");
     private static final Layout LAYOUT = Layout.SNOWFLAKE;
 
     private static Path jar;
@@ -158,7 +159,7 @@ class ServeIT {
             {"--segment-target-duration", "0s", "segment.target-duration '0s' (from flag "
                 + "--segment-target-duration) is not valid: expected a duration above zero"},
             {"--segment-fetch-timeout", "2m", "segment.fetch-timeout must be at most 1m, got "
-                + "PT2M"},
+                + "2m"},
             {"--segment-auto-create", "maybe", "segment.auto-create 'maybe'"},
             {"--segment-store", "nope://x", "segment store 'nope://x': no backend for scheme "
                 + "'nope'"},

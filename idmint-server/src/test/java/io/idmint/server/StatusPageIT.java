@@ -16,6 +16,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The status page in a real headless Chromium (Debian's {@code chromium}, which
@@ -104,6 +106,41 @@ class StatusPageIT {
                     + "<td>1</td><td>ACTIVE (issuing)</td>");
         } finally {
             striped.close();
+        }
+    }
+
+    /**
+     * At a desktop and a phone width: no table header breaks inside a word, the server facts
+     * and the links are there, and nothing is wider than the screen but a table that scrolls.
+     * Screenshots go to target/status-page-WIDTH.png for a person to look at.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1280, 390})
+    void page_atDesktopAndPhoneWidth_headersWholeAndServerFactsAndLinks(int width)
+            throws Exception {
+        try (Cdp chromium = new Cdp(CHROMIUM, profile)) {
+            chromium.open(http.base() + "/", width);
+            chromium.await("document.getElementById('version').textContent.startsWith('idmint')");
+
+            // A cell's text that wraps has more than one line box; headers and words never may.
+            assertThat(chromium.eval("[...document.querySelectorAll('th, td')].filter(c => {"
+                    + " const r = document.createRange(); r.selectNodeContents(c);"
+                    + " return c.offsetParent !== null && (c.tagName === 'TH'"
+                    + " || !/\\s/.test(c.textContent.trim()))"
+                    + " && new Set([...r.getClientRects()].map(b => Math.round(b.top))).size > 1;"
+                    + " }).map(c => c.textContent).join('|')"))
+                    .as("cells broken inside a word").isEqualTo("");
+            assertThat(chromium.eval("document.documentElement.scrollWidth")).as("page width")
+                    .isEqualTo(width);
+            assertThat(chromium.eval("document.getElementById('registry').textContent"))
+                    .isEqualTo("static:");
+            assertThat(chromium.eval("document.getElementById('namespace').textContent"))
+                    .isEqualTo("default");
+            assertThat((String) chromium.eval("document.getElementById('uptime').textContent"))
+                    .matches("\\d+(s|m \\d+s) \\(since \\d{4}-.*Z\\)");
+            assertThat(chromium.eval("[...document.querySelectorAll('header a')].map(a => "
+                    + "a.getAttribute('href')).join(' ')")).isEqualTo("/health/ready /metrics");
+            chromium.screenshot(Path.of("target", "status-page-" + width + ".png"));
         }
     }
 

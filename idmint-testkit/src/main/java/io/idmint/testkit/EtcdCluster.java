@@ -1,5 +1,6 @@
 package io.idmint.testkit;
 
+import io.idmint.spi.Durations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -198,7 +199,8 @@ public final class EtcdCluster implements AutoCloseable {
             }
             pause();
         } while (System.nanoTime() < deadline);
-        throw new IllegalStateException("no etcd leader within " + timeout + "; logs in " + dir);
+        throw new IllegalStateException("no etcd leader within " + Durations.format(timeout)
+                + "; logs in " + dir);
     }
 
     /**
@@ -211,7 +213,7 @@ public final class EtcdCluster implements AutoCloseable {
             while (isRunning(i) && !healthy(i)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("etcd member " + i + " not healthy within "
-                            + timeout + "; log: " + log(i));
+                            + Durations.format(timeout) + "; log: " + log(i));
                 }
                 pause();
             }

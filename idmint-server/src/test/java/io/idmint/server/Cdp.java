@@ -1,0 +1,140 @@
+package io.idmint.server;
+
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A headless Chromium driven over the DevTools protocol (a WebSocket, no library): a viewport
+ * width, a page, JavaScript evaluated in it, and screenshots, for checks that need layout (what
+ * {@code --dump-dom} cannot show).
+ */
+final class Cdp implements AutoCloseable {
+
+    private final Process chromium;
+    private final WebSocket ws;
+    private final AtomicInteger ids = new AtomicInteger();
+    private final Map<Integer, CompletableFuture<JsonObject>> calls = new ConcurrentHashMap<>();
+
+    /** Starts Chromium on {@code profile} and attaches to its first page. */
+    Cdp(String chromiumPath, Path profile) throws Exception {
+        chromium = new ProcessBuilder(List.of(chromiumPath, "--headless", "--no-sandbox",
+                "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                "--remote-debugging-port=0", "--user-data-dir=" + profile, "about:blank"))
+                .redirectErrorStream(true).redirectOutput(profile.resolve("chromium.log").toFile())
+                .start();
+        Path active = profile.resolve("DevToolsActivePort");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(active) || Files.readAllLines(active).size() < 2) {
+            if (System.nanoTime() > deadline || !chromium.isAlive()) {
+                throw new IllegalStateException("Chromium gave no DevTools port: "
+                        + Files.readString(profile.resolve("chromium.log")));
+            }
+            Thread.sleep(20);
+        }
+        int port = Integer.parseInt(Files.readAllLines(active).get(0).trim());
+        HttpClient http = HttpClient.newHttpClient();
+        String list = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/json/list")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String url = new io.vertx.core.json.JsonArray(list).stream()
+                .map(o -> (JsonObject) o).filter(o -> "page".equals(o.getString("type")))
+                .findFirst().orElseThrow().getString("webSocketDebuggerUrl");
+        ws = http.newWebSocketBuilder().buildAsync(URI.create(url), new WebSocket.Listener() {
+            private final StringBuilder text = new StringBuilder();
+
+            @Override
+            public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+                text.append(data);
+                if (last) {
+                    JsonObject m = new JsonObject(text.toString());
+                    text.setLength(0);
+                    CompletableFuture<JsonObject> call = m.containsKey("id")
+                            ? calls.remove(m.getInteger("id")) : null;
+                    if (call != null) {
+                        call.complete(m);
+                    }
+                }
+                socket.request(1);
+                return null;
+            }
+        }).get(30, TimeUnit.SECONDS);
+    }
+
+    /** Sends one command and returns its result; a protocol error fails. */
+    JsonObject call(String method, JsonObject params) throws Exception {
+        int id = ids.incrementAndGet();
+        CompletableFuture<JsonObject> answer = new CompletableFuture<>();
+        calls.put(id, answer);
+        ws.sendText(new JsonObject().put("id", id).put("method", method).put("params", params)
+                .encode(), true).get(30, TimeUnit.SECONDS);
+        JsonObject m = answer.get(60, TimeUnit.SECONDS);
+        if (m.containsKey("error")) {
+            throw new IllegalStateException(method + ": " + m.getJsonObject("error"));
+        }
+        return m.getJsonObject("result");
+    }
+
+    /** Sets the viewport to {@code width} CSS pixels (a phone below 500) and opens {@code url}. */
+    void open(String url, int width) throws Exception {
+        call("Emulation.setDeviceMetricsOverride", new JsonObject().put("width", width)
+                .put("height", 900).put("deviceScaleFactor", 1).put("mobile", width < 500));
+        call("Page.navigate", new JsonObject().put("url", url));
+    }
+
+    /** The value of a JavaScript expression in the page. */
+    Object eval(String expression) throws Exception {
+        JsonObject r = call("Runtime.evaluate", new JsonObject().put("expression", expression)
+                .put("returnByValue", true).put("awaitPromise", true));
+        if (r.containsKey("exceptionDetails")) {
+            throw new IllegalStateException(expression + ": "
+                    + r.getJsonObject("exceptionDetails"));
+        }
+        return r.getJsonObject("result").getValue("value");
+    }
+
+    /**
+     * Polls {@code condition} (a JavaScript expression; one that throws, as on a page still
+     * loading, counts as false) until it is true, up to 30 s.
+     */
+    void await(String condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String safe = "(() => { try { return " + condition + "; } catch (e) { return false; } })()";
+        while (!Boolean.TRUE.equals(eval(safe))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("never true in the page: " + condition);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** A PNG of the whole page. */
+    void screenshot(Path png) throws Exception {
+        JsonObject r = call("Page.captureScreenshot", new JsonObject().put("format", "png")
+                .put("captureBeyondViewport", true));
+        Files.write(png, Base64.getDecoder().decode(r.getString("data")));
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        ws.abort();
+        chromium.destroy();
+        if (!chromium.waitFor(10, TimeUnit.SECONDS)) {
+            chromium.destroyForcibly();
+        }
+    }
+}
