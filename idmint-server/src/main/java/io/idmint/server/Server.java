@@ -28,7 +28,7 @@ import java.util.concurrent.TimeoutException;
 final class Server implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Server.class.getName());
-    /** What the worker defaults to for serve (SPEC: the embedded default is worker 0). */
+    /** What the worker defaults to for serve: worker 0 (see docs/configuration.md). */
     static final int DEFAULT_WORKER = 0;
 
     private final Minter minter;
@@ -100,8 +100,9 @@ final class Server implements AutoCloseable {
             IdService service = new IdService(minter.ids(), config.get(Config.MAX_COUNT),
                     metrics::issued);
             metrics.bind(service::status);
-            Access access = new Access(config.get(Config.AUTH_TOKEN),
-                    config.get(Config.AUTH_ADMIN_TOKEN), config.get(Config.RATE_LIMIT), time);
+            RequestPipeline pipeline = new RequestPipeline(new Access(
+                    config.get(Config.AUTH_TOKEN), config.get(Config.AUTH_ADMIN_TOKEN),
+                    config.get(Config.RATE_LIMIT), time));
             int loops = Runtime.getRuntime().availableProcessors();
             vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
             Vertx v = vertx;
@@ -111,15 +112,15 @@ final class Server implements AutoCloseable {
             int listen = configured == 0 ? -1 : configured;
             List<HttpApi> instances = new CopyOnWriteArrayList<>();
             List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
-                HttpApi api = new HttpApi(service, formats, segments, access, metrics, time, host,
-                        listen, grace);
+                HttpApi api = new HttpApi(service, formats, segments, pipeline, metrics, time,
+                        host, listen, grace);
                 instances.add(api);
                 return api;
             }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
                     + configured));
             int port = instances.get(0).port();
             try {
-                grpc = GrpcApi.start(service, formats, segments, access, host,
+                grpc = GrpcApi.start(service, formats, segments, pipeline, host,
                         config.get(Config.GRPC_PORT));
             } catch (IOException e) {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
@@ -181,10 +182,6 @@ final class Server implements AutoCloseable {
 
     int grpcPort() {
         return grpc.getPort();
-    }
-
-    IdService service() {
-        return service;
     }
 
     SegmentService segments() {

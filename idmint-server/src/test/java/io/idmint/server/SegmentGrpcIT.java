@@ -142,7 +142,7 @@ class SegmentGrpcIT {
     void auth_createAndListAreAdminCalls_autoCreateServesNewTags() {
         assertStatus(() -> stub(securedChannel, "api")
                 .createSegment(create("sec").build()), Status.Code.PERMISSION_DENIED,
-                "CreateSegment and ListSegments are admin calls");
+                "CreateSegment is an admin call: it needs the admin token");
         assertStatus(() -> stub(securedChannel, "api").listSegments(
                 ListSegmentsRequest.newBuilder().build()), Status.Code.PERMISSION_DENIED, "");
         assertStatus(() -> stub(securedChannel).nextSegmentIds(next("sec", 1)),
