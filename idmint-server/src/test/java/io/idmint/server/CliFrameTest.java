@@ -1,0 +1,88 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The frame every command shares: version, help, usage errors and their exit codes. */
+class CliFrameTest {
+
+    private static final String[] COMMANDS =
+            {"next", "decode", "layout", "serve", "registry", "segment", "config"};
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void version_onEveryCommand_printsTheVersion() {
+        String root = Cli.run("-V").out();
+        assertThat(root).startsWith("idmint ");
+
+        for (String command : COMMANDS) {
+            Cli.Result r = Cli.run(command, "-V");
+
+            assertThat(r.exitCode()).as(command).isZero();
+            assertThat(r.out()).as(command).isEqualTo(root);
+        }
+    }
+
+    @Test
+    void help_listsEveryCommandIncludingConfig() {
+        String help = Cli.run("--help").out();
+
+        for (String command : COMMANDS) {
+            assertThat(help).as(command).containsPattern("(?m)^\\s+" + command + "\\s");
+        }
+    }
+
+    @Test
+    void missingCommand_namesEveryCommand() {
+        Cli.Result r = Cli.run();
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        for (String command : COMMANDS) {
+            assertThat(r.err()).as(command).contains(command);
+        }
+    }
+
+    @Test
+    void unknownCommand_withHelp_exits2NamingIt() {
+        Cli.Result r = Cli.run("sql", "install", "--help");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("sql");
+        assertThat(r.out()).doesNotContain("Usage:");
+    }
+
+    @Test
+    void codesKeyFile_thatDoesNotExist_exits2NamingIt() {
+        Cli.Result r = Cli.run("decode", "--codes-key-file", "/nonexistent", "1");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("codes.key-file '/nonexistent'").contains("no such file");
+    }
+
+    @Test
+    void layout_otherThanTheDataDirectoryWasSetUpFor_exits2NamingIt() {
+        String data = dir.resolve("data").toString();
+        assertThat(Cli.run("next", "--data-dir", data).exitCode()).isZero();
+
+        Cli.Result r = Cli.run("next", "--data-dir", data, "--layout", "sonyflake");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("was set up for layout").contains("time=39,sequence=8");
+    }
+
+    @Test
+    void misspelledEnvironmentVariable_isWarnedAboutNamingTheNearestKey() {
+        Cli.Result r = Cli.run(Map.of("IDMINT_HTTP_PROT", "8081", "IDMINT_NAMESPACE", "x"),
+                "layout");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.err()).contains("IDMINT_HTTP_PROT").contains("IDMINT_HTTP_PORT")
+                .doesNotContain("IDMINT_NAMESPACE");
+    }
+}
