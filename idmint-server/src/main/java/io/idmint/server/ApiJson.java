@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
-/** The JSON shapes of the HTTP API that describe IDs (SPEC "HTTP"), written as bytes. */
+/** The JSON shapes of the HTTP API that describe IDs (docs/http-grpc.md), as bytes. */
 final class ApiJson {
 
     /** ISO-8601 in UTC, always with milliseconds: {@code 2025-02-11T08:14:02.113Z}. */

@@ -19,11 +19,11 @@ import java.util.function.Function;
 
 /**
  * The segment endpoints of the HTTP API (see docs/http-grpc.md and docs/segments.md): a tag's
- * IDs, Leaf's segment API, and the admin calls that list and create tags. Their work runs on Vert.x's worker threads,
- * never on an event loop: a call may wait for the store (up to segment.fetch-timeout when both
- * buffers of a tag are empty; create and list always ask it), and an event loop that waited
- * would hold up the snowflake API it also serves. The answer is written back on the event loop,
- * which owns {@link #out}. One instance per {@link HttpApi}.
+ * IDs, Leaf's segment API, and the admin calls that list and create tags. Their work runs on
+ * Vert.x's worker threads, never on an event loop: a call may wait for the store (up to
+ * segment.fetch-timeout when both buffers of a tag are empty; create and list always ask it),
+ * and an event loop that waited would hold up the snowflake API it also serves. The answer is
+ * written back on the event loop, which owns {@link #out}. One instance per {@link HttpApi}.
  */
 final class SegmentEndpoints {
 
@@ -122,8 +122,8 @@ final class SegmentEndpoints {
         try {
             parsed = text.isBlank() ? null : StrictJson.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + "; send a JSON object such as "
-                    + CREATE_EXAMPLE, e);
+            throw new IllegalArgumentException("the body must be a JSON object such as "
+                    + CREATE_EXAMPLE + "; " + e.getMessage(), e);
         }
         if (!(parsed instanceof Map<?, ?> map)) {
             throw new IllegalArgumentException("the body must be a JSON object such as "

@@ -8,10 +8,10 @@ import java.util.Map;
 
 /**
  * Reads a request body as JSON (RFC 8259), strictly: a name given twice in one object is an
- * error, not a silent "last one wins", and every error is said in plain words with the
- * character where it is, never a parser's internals. Values come back as {@link String},
- * {@link Long} (whole numbers that fit), {@link BigDecimal} (other numbers), {@link Boolean},
- * {@code null}, {@link List} and {@link Map}.
+ * error, not a silent "last one wins", and every error is said in plain words with the character
+ * where it is (counted from 1), never a parser's internals. Values come back as
+ * {@link String}, {@link Long} (whole numbers that fit), {@link BigDecimal} (other numbers),
+ * {@link Boolean}, {@code null}, {@link List} and {@link Map}.
  */
 final class StrictJson {
 
@@ -78,8 +78,8 @@ final class StrictJson {
             expect(':', "expected ':' after field name '" + name + "'");
             Object v = value();
             if (o.containsKey(name)) {
-                at = nameAt;
-                throw error("field '" + name + "' is given twice");
+                throw new IllegalArgumentException("field '" + name + "' is given twice (at "
+                        + "character " + (nameAt + 1) + ")");
             }
             o.put(name, v);
             space();
@@ -214,7 +214,7 @@ final class StrictJson {
     }
 
     private IllegalArgumentException error(String what) {
-        return new IllegalArgumentException("the body is not valid JSON: " + what
-                + " (at character " + (at + 1) + ")");
+        return new IllegalArgumentException("not valid JSON: " + what + " (at character "
+                + (at + 1) + ")");
     }
 }

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The HTTP API of a real in-process server (started as {@code serve} starts it) on 127.0.0.1,
- * through a real HTTP/1.1 client: every endpoint as SPEC shows it and every error it lists.
+ * through a real HTTP/1.1 client: every endpoint as docs/http-grpc.md shows it and every error.
  */
 class HttpApiIT {
 
@@ -483,7 +483,7 @@ class HttpApiIT {
         return ids;
     }
 
-    /** The ID as decimal, 0x hex (both cases), 16 plain hex digits... as SPEC accepts it. */
+    /** The ID as decimal, 0x hex (both cases), 16 plain hex digits... (docs/http-grpc.md). */
     private static List<String> forms(long id) {
         return List.of(Long.toString(id), "0x" + IdCodec.HEX.format(id),
                 "0X" + IdCodec.HEX.format(id).toUpperCase(), IdCodec.BASE32.format(id),
