@@ -94,20 +94,12 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     }
 
     /**
-     * Starts a gRPC server for {@code service} on {@code host:port} (port 0: a free port, see
-     * {@link Server#getPort()}). Stop it with {@code shutdown()} and {@code awaitTermination}.
+     * Starts a gRPC server on {@code host:port} (port 0: a free port, see
+     * {@link Server#getPort()}), with segments when {@code segments} is not null (else segment
+     * calls answer FAILED_PRECONDITION). Stop it with {@code shutdown()} and
+     * {@code awaitTermination}.
      *
      * @throws IOException when the address cannot be bound
-     */
-    static Server start(IdService service, Access access, String host, int port)
-            throws IOException {
-        return start(service, new Formats(null, null), null, new RequestPipeline(access), host,
-                port);
-    }
-
-    /**
-     * As {@link #start(IdService, Access, String, int)}, with codes and the other formats, and
-     * segments (when null, segment calls answer FAILED_PRECONDITION).
      */
     static Server start(IdService service, Formats formats, SegmentService segments,
             RequestPipeline pipeline, String host, int port) throws IOException {

@@ -24,10 +24,6 @@ final class IdService {
     private final int maxCount;
     private final LongConsumer issued;
 
-    IdService(IdGenerator ids, int maxCount) {
-        this(ids, maxCount, n -> { });
-    }
-
     /**
      * @param issued told how many IDs each successful call issued (for metrics); it runs on the
      *     caller's thread and must return quickly

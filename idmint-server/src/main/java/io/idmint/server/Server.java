@@ -64,14 +64,10 @@ final class Server implements AutoCloseable {
      * get a worker yet, or a segment store that is down, does not stop the start: the server
      * answers 503 until it has one.
      *
+     * @param warn hears warnings for the operator (codes.dev, a segment store not answering)
      * @throws IllegalArgumentException naming a bad setting
      * @throws IllegalStateException when the registry refuses this node or a port is taken
      */
-    static Server start(Config config) {
-        return start(config, line -> System.err.println("idmint: " + line));
-    }
-
-    /** As {@link #start(Config)}; {@code warn} hears warnings for the operator (codes.dev). */
     static Server start(Config config, java.util.function.Consumer<String> warn) {
         Formats formats = Formats.fromConfig(config, warn);
         Metrics metrics = new Metrics();
@@ -182,10 +178,6 @@ final class Server implements AutoCloseable {
 
     int grpcPort() {
         return grpc.getPort();
-    }
-
-    SegmentService segments() {
-        return segments;
     }
 
     /** The line {@code serve} prints once it is up; tests read the ports from it. */

@@ -462,8 +462,9 @@ class GrpcApiIT {
     private void serve(Layout layout, Access access, int maxCount) throws Exception {
         ids = new CountingGenerator(generator(layout));
         resources.push(ids);
-        service = new IdService(ids, maxCount);
-        server = GrpcApi.start(service, access, "127.0.0.1", 0);
+        service = new IdService(ids, maxCount, n -> { });
+        server = GrpcApi.start(service, new Formats(null, null), null,
+                new RequestPipeline(access), "127.0.0.1", 0);
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())
