@@ -297,7 +297,7 @@ class RegistryFaultIT {
             Run list = procs.run("list", Map.of(), "registry", "list", "--registry", uri(),
                     "--namespace", ns, "--json");
             assertThat(list.exitCode()).as(list.err()).isZero();
-            Map<String, Object> row = MiniJson.object(list.out().strip());
+            Map<String, Object> row = Http.object(list.out().strip());
             long winnerLastMillis = POOL1.decode(holders.get("next" + winners.get(0))[199_999])
                     .timestampMillis();
             assertThat(row.get("holder")).as("worker 0 after the run: %s", list.out())
