@@ -99,7 +99,12 @@ public final class Main {
     private static int usageError(ParameterException e, String[] args) {
         CommandLine cl = e.getCommandLine();
         PrintWriter err = cl.getErr();
-        err.println("idmint: " + e.getMessage());
+        boolean unknownCommand = e instanceof CommandLine.UnmatchedArgumentException u
+                && cl.getParent() == null && !u.getUnmatched().isEmpty();
+        err.println("idmint: " + (unknownCommand ? "unknown command '"
+                + ((CommandLine.UnmatchedArgumentException) e).getUnmatched().get(0)
+                + "'; the commands are " + String.join(", ", cl.getSubcommands().keySet())
+                : e.getMessage()));
         err.println("Try '" + cl.getCommandSpec().qualifiedName()
                 + " --help' for more information.");
         return USAGE;

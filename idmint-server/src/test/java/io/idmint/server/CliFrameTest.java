@@ -53,8 +53,10 @@ class CliFrameTest {
         Cli.Result r = Cli.run("sql", "install", "--help");
 
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("sql");
+        assertThat(r.err()).startsWith("idmint: unknown command 'sql'; the commands are ")
+                .contains("serve");
         assertThat(r.out()).doesNotContain("Usage:");
+        assertThat(Cli.run("sql", "install").err()).startsWith("idmint: unknown command 'sql'");
     }
 
     @Test
