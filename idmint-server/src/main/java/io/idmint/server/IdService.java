@@ -10,10 +10,10 @@ import java.util.function.LongConsumer;
 
 /**
  * What every transport mints snowflake IDs with, once (the mint step of the
- * {@link RequestPipeline}). Bad input throws
- * {@link IllegalArgumentException} with a message naming it (HTTP 400, gRPC INVALID_ARGUMENT);
- * no ID available throws {@link IdUnavailableException} (HTTP 503 + Retry-After, gRPC
- * UNAVAILABLE). A rejected call issues nothing.
+ * {@link RequestPipeline}). Bad input throws {@link IllegalArgumentException} with a message
+ * naming it (HTTP 400, gRPC INVALID_ARGUMENT); no ID available throws
+ * {@link IdUnavailableException} (HTTP 503 + Retry-After, gRPC UNAVAILABLE). A rejected call
+ * issues nothing.
  */
 final class IdService {
 

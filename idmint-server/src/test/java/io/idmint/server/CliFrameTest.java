@@ -2,19 +2,14 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The frame every command shares: version, help, usage errors and their exit codes. */
 class CliFrameTest {
 
     private static final String[] COMMANDS =
             {"next", "decode", "layout", "serve", "registry", "segment", "config"};
-
-    @TempDir
-    Path dir;
 
     @Test
     void version_onEveryCommand_printsTheVersion() {
@@ -65,17 +60,6 @@ class CliFrameTest {
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("codes.key-file '/nonexistent'").contains("no such file");
-    }
-
-    @Test
-    void layout_otherThanTheDataDirectoryWasSetUpFor_exits2NamingIt() {
-        String data = dir.resolve("data").toString();
-        assertThat(Cli.run("next", "--data-dir", data).exitCode()).isZero();
-
-        Cli.Result r = Cli.run("next", "--data-dir", data, "--layout", "sonyflake");
-
-        assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("was set up for layout").contains("time=39,sequence=8");
     }
 
     @Test
