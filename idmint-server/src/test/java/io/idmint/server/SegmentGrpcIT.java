@@ -127,6 +127,14 @@ class SegmentGrpcIT {
     }
 
     @Test
+    void nextSegmentIds_absentCount_isOneAsInHttp() {
+        stub(channel).createSegment(create("absent").build());
+
+        assertThat(stub(channel).nextSegmentIds(NextSegmentIdsRequest.newBuilder()
+                .setTag("absent").build()).getIdsList()).containsExactly(1L);
+    }
+
+    @Test
     void storeDown_isUnavailableWithRetryAfter() {
         StatusRuntimeException ids = assertStatus(() -> stub(downChannel).nextSegmentIds(
                 next("order", 1)), Status.Code.UNAVAILABLE, "both buffers are empty");
