@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
-/** The JSON shapes of the HTTP API that describe IDs (SPEC "HTTP"), written as bytes. */
+/** The JSON shapes of the HTTP API that describe IDs (docs/http-grpc.md), as bytes. */
 final class ApiJson {
 
     /**

@@ -4,7 +4,6 @@ import io.idmint.ClockPolicy;
 import io.idmint.Layout;
 import io.idmint.segment.SegmentOrder;
 import io.idmint.spi.Durations;
-import io.idmint.spi.RangeStore;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +19,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * The resolved configuration of one command. Every key is read from its flag, else its
@@ -104,113 +103,117 @@ final class Config {
                     + " or fields such as time=41,datacenter=5,worker=5,sequence=12",
             Layout::parse);
     static final Key<Integer> DATACENTER = key("datacenter", "0", "N",
-            "this node's datacenter ID", Config::nonNegativeInt);
+            "this node's datacenter ID", ConfigValues.integer(0, Integer.MAX_VALUE));
     static final Key<String> DATACENTER_NAME = key("datacenter.name", null, "NAME",
             "this datacenter's name; the registry refuses a second name for one datacenter ID",
-            Config::text);
+            ConfigValues::text);
     static final Key<Integer> WORKER = key("worker", null, "N",
             "preferred worker ID, taken when free; without it the registry picks one",
-            Config::nonNegativeInt);
+            ConfigValues.integer(0, Integer.MAX_VALUE));
     static final Key<Integer> WORKERS = key("workers", "1", "N|auto",
             "worker IDs serve leases and mints from in parallel, 1 to 1024; auto: one per "
-                    + "available processor", Config::workers);
+                    + "available processor", ConfigValues::workers);
     static final Key<String> REGISTRY = key("registry", "static:", "URI",
-            "worker registry: static:, etcd://…, zk://…, jdbc:…", Config::text);
+            "worker registry: static:, etcd://…, zk://…, jdbc:…", ConfigValues::text);
     static final Key<List<String>> STATIC_PEERS = key("static.peers", null, "HOST:PORT,…",
             "with the static: registry (one host only): the other nodes' HTTP addresses; this "
                     + "node is not ready while one holds its worker", PeerCheck::parsePeers);
     static final Key<Path> DATA_DIR = key("data-dir", "./data", "DIR",
             "directory for local state; the static: registry keeps its workers here", Path::of);
     static final Key<String> NAMESPACE = key("namespace", "default", "NAME",
-            "the deployment's name in the registry", Config::text);
+            "the deployment's name in the registry", ConfigValues::text);
     static final Key<ClockPolicy> CLOCK_POLICY = key("clock.policy", "fail", "POLICY",
-            "when the clock steps back past the wait: fail or continue", Config::clockPolicy);
+            "when the clock steps back past the wait: fail or continue", ConfigValues::clockPolicy);
     static final Key<Duration> CLOCK_MAX_WAIT = key("clock.max-wait", "10ms", "DURATION",
-            "how long to wait for a clock that is behind", Config::duration);
+            "how long to wait for a clock that is behind", Durations::parse);
     static final Key<Duration> SEQUENCE_MAX_LEAD = key("sequence.max-lead", "0ms", "DURATION",
-            "how far ahead of the clock the sequence may borrow", Config::duration);
-    static final Key<Boolean> SEQUENCE_RANDOM_START = key("sequence.start", "zero", "zero|random",
+            "how far ahead of the clock the sequence may borrow", Durations::parse);
+    static final Key<Boolean> SEQUENCE_RANDOM_START = key("sequence.start", "zero",
+            "zero|random",
             "where each tick's sequence starts: zero, or random below sequence.random-span "
-                    + "(spreads id mod N at low rates)", Config::sequenceStart);
+                    + "(spreads id mod N at low rates)", ConfigValues::sequenceStart);
     static final Key<Integer> SEQUENCE_RANDOM_SPAN = key("sequence.random-span",
             Integer.toString(io.idmint.SequenceStart.DEFAULT_RANDOM_SPAN), "N",
             "span of a random sequence start, 2 to the layout's IDs per tick; a tick then "
-                    + "holds at least IDs per tick - N + 1", Config::randomSpan);
+                    + "holds at least IDs per tick - N + 1",
+            ConfigValues.integer(2, io.idmint.SequenceStart.MAX_SPAN,
+                    "a whole number from 2 to " + io.idmint.SequenceStart.MAX_SPAN
+                            + " (and at most the layout's IDs per tick)"));
     static final Key<Duration> LEASE_TTL = key("lease.ttl", "30s", "DURATION",
-            "how long the registry keeps a worker without renewal", Config::duration);
+            "how long the registry keeps a worker without renewal", Durations::parse);
     static final Key<Duration> LEASE_KEEPALIVE = key("lease.keepalive", "10s", "DURATION",
-            "how often the worker lease is renewed", Config::duration);
+            "how often the worker lease is renewed", Durations::parse);
     static final Key<Duration> LEASE_STORE_TIMEOUT = key("lease.store-timeout", "15s",
             "DURATION", "how long IDs may be issued after the registry was last reached",
-            Config::duration);
+            Durations::parse);
     static final Key<Duration> LEASE_RESERVATION = key("lease.reservation", "10s", "DURATION",
             "how far ahead of the clock each high-water-mark reservation reaches",
-            Config::duration);
+            Durations::parse);
 
     static final Key<Integer> HTTP_PORT = key("http-port", "8080", "PORT",
-            "HTTP port of serve; 0 picks a free port", Config::port);
+            "HTTP port of serve; 0 picks a free port", ConfigValues.PORT);
     static final Key<Integer> GRPC_PORT = key("grpc-port", "9090", "PORT",
-            "gRPC port of serve; 0 picks a free port", Config::port);
+            "gRPC port of serve; 0 picks a free port", ConfigValues.PORT);
     static final Key<String> BIND = key("bind", "0.0.0.0", "ADDRESS",
-            "address serve listens on (HTTP and gRPC), such as 127.0.0.1", Config::text);
+            "address serve listens on (HTTP and gRPC), such as 127.0.0.1", ConfigValues::text);
     static final Key<Integer> MAX_COUNT = key("max-count", "10000", "N",
             "the most IDs one request may ask for, 1 to " + IdService.MAX_COUNT_LIMIT,
-            Config::maxCount);
+            ConfigValues.integer(1, IdService.MAX_COUNT_LIMIT));
     static final Key<String> AUTH_TOKEN = key("auth.token", null, "TOKEN",
-            "bearer token every API call must carry; none: no authentication", Config::text);
+            "bearer token every API call must carry; none: no authentication", ConfigValues::text);
     static final Key<String> AUTH_ADMIN_TOKEN = key("auth.admin-token", null, "TOKEN",
             "bearer token for admin calls (decode, segment tags); it also passes API calls",
-            Config::text);
+            ConfigValues::text);
     static final Key<Long> RATE_LIMIT = key("rate-limit", "0", "IDS",
             "IDs per second per client (its token, else its address); 0: no limit",
-            Config::nonNegativeLong);
+            ConfigValues.number(0, 1_000_000_000_000_000_000L));
     static final Key<Duration> SHUTDOWN_GRACE = key("shutdown.grace", "10s", "DURATION",
-            "how long in-flight requests may finish after SIGTERM", Config::duration);
+            "how long in-flight requests may finish after SIGTERM", Durations::parse);
 
     static final Key<String> CODES_KEY = key("codes.key", null, "HEX",
             "AES key for codes (32 or 64 hex digits); no default key, never printed",
-            Config::codesKey);
+            ConfigValues::codesKey);
     static final Key<Path> CODES_KEY_FILE = key("codes.key-file", null, "FILE",
             "file holding the codes key as 32 or 64 hex digits (instead of codes.key)",
-            Path::of);
+            ConfigValues::readableFile);
     static final Key<Integer> CODES_KEY_VERSION = key("codes.key-version", "1", "N",
             "key version of codes.key, 0 to 31: the first symbol of every new code",
-            Config::keyVersion);
+            ConfigValues.KEY_VERSION);
     static final Key<java.util.SortedMap<Integer, String>> CODES_OLD_KEYS = key("codes.old-keys",
             null, "V:HEX,...", "retired codes keys, still accepted for decoding: "
-                    + "version:hex,version:hex; never printed", Config::oldKeys);
+                    + "version:hex,version:hex; never printed", ConfigValues::oldKeys);
     static final Key<Boolean> CODES_DEV = key("codes.dev", "false", "BOOL",
             "development only: a random codes key each start, so codes change on restart",
-            Config::bool);
+            ConfigValues::bool);
     static final Key<Long> FLAKE_WORKER = key("flake.worker", null, "N|MAC",
             "worker of 128-bit flakes: 0 to 2^48-1 or a MAC address (aa:bb:cc:dd:ee:ff), "
-                    + "unique per process", Config::flakeWorker);
+                    + "unique per process", ConfigValues::flakeWorker);
 
     static final Key<String> SEGMENT_STORE = key("segment.store",
             io.idmint.jdbc.JdbcRangeStores.DEFAULT_URL, "URI",
             "segment range store: jdbc:…, redis://…, etcd://…, zk://…; the default is an "
-                    + "embedded H2 database under data-dir", Config::text);
+                    + "embedded H2 database under data-dir", ConfigValues::text);
     static final Key<Long> SEGMENT_STEP = key("segment.step", "1000", "N",
             "the step of segment tags created without one (create --step, auto-create)",
-            Config::segmentStep);
+            ConfigValues.SEGMENT_STEP);
     static final Key<Long> SEGMENT_MIN_STEP = key("segment.min-step", null, "N",
             "the smallest step adaptation may choose; unset: 100, or segment.step when "
-                    + "smaller", Config::segmentStep);
+                    + "smaller", ConfigValues.SEGMENT_STEP);
     static final Key<Long> SEGMENT_MAX_STEP = key("segment.max-step", null, "N",
             "the largest step adaptation may choose; unset: 1000000, or segment.step when "
-                    + "larger", Config::segmentStep);
+                    + "larger", ConfigValues.SEGMENT_STEP);
     static final Key<Duration> SEGMENT_TARGET_DURATION = key("segment.target-duration", "1m",
             "DURATION", "how long one segment range should last: faster doubles the step, over "
-                    + "twice as long halves it", Config::positiveDuration);
+                    + "twice as long halves it", ConfigValues::positiveDuration);
     static final Key<Duration> SEGMENT_FETCH_TIMEOUT = key("segment.fetch-timeout", "1s",
             "DURATION", "how long a segment call waits for a range when both buffers are empty "
-                    + "before 503, up to 1m", Config::positiveDuration);
+                    + "before 503, up to 1m", ConfigValues::positiveDuration);
     static final Key<Boolean> SEGMENT_AUTO_CREATE = key("segment.auto-create", "false", "BOOL",
             "create an unknown segment tag on first use (start 1, segment.step) instead of 404",
-            Config::bool);
+            ConfigValues::bool);
     static final Key<SegmentOrder> SEGMENT_ORDER = key("segment.order", "issue", "ORDER",
             "issue: segment IDs in the order calls take them; relaxed: per-thread blocks, "
-                    + "faster, ordered per thread only", Config::segmentOrder);
+                    + "faster, ordered per thread only", ConfigValues::segmentOrder);
 
     /** The keys {@code idmint segment} reads: where the store is and the step of new tags. */
     static final List<Key<?>> SEGMENT_KEYS = List.of(SEGMENT_STORE, DATA_DIR, SEGMENT_STEP);
@@ -232,23 +235,21 @@ final class Config {
     }
 
     /** The keys {@code serve} reads: the minting keys and the server's own. */
-    static final List<Key<?>> SERVE_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
-            REGISTRY, STATIC_PEERS, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT,
-            SEQUENCE_MAX_LEAD, LEASE_TTL,
-            LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION, HTTP_PORT, GRPC_PORT, BIND,
-            MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN, RATE_LIMIT, SHUTDOWN_GRACE, CODES_KEY,
-            SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
-            SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE, SEGMENT_ORDER,
-            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER, WORKERS,
-            SEQUENCE_RANDOM_START, SEQUENCE_RANDOM_SPAN);
-
+    static final List<Key<?>> SERVE_KEYS = Stream.concat(MINT_KEYS.stream(), Stream.of(WORKERS,
+            STATIC_PEERS, HTTP_PORT, GRPC_PORT, BIND, MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN,
+            RATE_LIMIT, SHUTDOWN_GRACE, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
+            SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE, SEGMENT_ORDER))
+            .toList();
 
     private final Map<Key<?>, Object> values;
     private final Map<Key<?>, Setting> settings;
+    private final List<String> warnings;
 
-    private Config(Map<Key<?>, Object> values, Map<Key<?>, Setting> settings) {
+    private Config(Map<Key<?>, Object> values, Map<Key<?>, Setting> settings,
+            List<String> warnings) {
         this.values = values;
         this.settings = settings;
+        this.warnings = warnings;
     }
 
     private static <T> Key<T> key(String name, String defaultValue, String valueLabel,
@@ -297,7 +298,52 @@ final class Config {
                 settings.put(key, s);
             }
         }
-        return new Config(values, settings);
+        return new Config(values, settings, envWarnings(env));
+    }
+
+    /**
+     * One warning per {@code IDMINT_} environment variable that names no key, with the nearest
+     * one that does: a misspelled variable would otherwise be ignored without a word. (An
+     * unknown key in the config file is an error instead: the file holds nothing else.)
+     */
+    private static List<String> envWarnings(Map<String, String> env) {
+        List<String> known = new ArrayList<>(KEYS.stream().map(Key::envVar).toList());
+        known.add(CONFIG_ENV);
+        List<String> warnings = new ArrayList<>();
+        for (String name : new TreeSet<>(env.keySet())) {
+            if (name.startsWith("IDMINT_") && !known.contains(name)) {
+                String nearest = known.stream()
+                        .min(java.util.Comparator.comparingInt(k -> distance(name, k)))
+                        .orElseThrow();
+                warnings.add("environment variable " + name + " is not an idmint setting and is "
+                        + "ignored; did you mean " + nearest + "?");
+            }
+        }
+        return List.copyOf(warnings);
+    }
+
+    /** The edit distance between two names: letters inserted, deleted or replaced. */
+    private static int distance(String a, String b) {
+        int[] row = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            row[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int diagonal = row[0];
+            row[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int above = row[j];
+                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1),
+                        diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                diagonal = above;
+            }
+        }
+        return row[b.length()];
+    }
+
+    /** What the operator should hear about the environment (misspelled variables). */
+    List<String> warnings() {
+        return warnings;
     }
 
     private static Object parse(Key<?> key, Setting s) {
@@ -351,200 +397,4 @@ final class Config {
         return settings.get(key);
     }
 
-    /** The table of keys, for {@code idmint config --keys}. */
-    static String describeKeys() {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-20s %-10s %-29s %s%n",
-                "key", "default", "environment variable", "description"));
-        for (Key<?> k : KEYS) {
-            sb.append(String.format(Locale.ROOT, "%-20s %-10s %-29s %s%n", k.name(),
-                    k.defaultValue() == null ? "-" : k.defaultValue(), k.envVar(),
-                    k.description()));
-        }
-        return sb.toString();
-    }
-
-    static int nonNegativeInt(String text) {
-        String s = text.trim();
-        if (s.isEmpty() || s.length() > 10 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Long.parseLong(s) > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("expected a whole number from 0 to "
-                    + Integer.MAX_VALUE);
-        }
-        return Integer.parseInt(s);
-    }
-
-    /** A number of workers: 1 to 1024, or {@code auto} for one per available processor. */
-    static int workers(String text) {
-        String s = text.trim();
-        if (s.equalsIgnoreCase("auto")) {
-            return Runtime.getRuntime().availableProcessors();
-        }
-        if (s.isEmpty() || s.length() > 4 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Integer.parseInt(s) < 1 || Integer.parseInt(s) > 1024) {
-            throw new IllegalArgumentException("expected a whole number from 1 to 1024, or auto "
-                    + "(one per available processor)");
-        }
-        return Integer.parseInt(s);
-    }
-
-    static long nonNegativeLong(String text) {
-        String s = text.trim();
-        if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new IllegalArgumentException("expected a whole number from 0 to 10^18");
-        }
-        return Long.parseLong(s);
-    }
-
-    static int port(String text) {
-        String s = text.trim();
-        if (s.isEmpty() || s.length() > 5 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Integer.parseInt(s) > 65535) {
-            throw new IllegalArgumentException("expected a port from 0 to 65535 (0: any free "
-                    + "port)");
-        }
-        return Integer.parseInt(s);
-    }
-
-    static int maxCount(String text) {
-        String s = text.trim();
-        if (s.isEmpty() || s.length() > 7 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Integer.parseInt(s) < 1 || Integer.parseInt(s) > IdService.MAX_COUNT_LIMIT) {
-            throw new IllegalArgumentException("expected a whole number from 1 to "
-                    + IdService.MAX_COUNT_LIMIT);
-        }
-        return Integer.parseInt(s);
-    }
-
-    /** A duration written as a whole number and a unit: {@code 10ms}, {@code 30s}, {@code 1m}. */
-    static Duration duration(String text) {
-        return Durations.parse(text);
-    }
-
-    /** A segment step: a whole number from 1 to 2^40. */
-    static long segmentStep(String text) {
-        String s = text.trim();
-        if (s.isEmpty() || s.length() > 13 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Long.parseLong(s) < 1 || Long.parseLong(s) > RangeStore.MAX_STEP) {
-            throw new IllegalArgumentException("expected a whole number from 1 to "
-                    + RangeStore.MAX_STEP + " (2^40)");
-        }
-        return Long.parseLong(s);
-    }
-
-    /** A duration above zero. */
-    static Duration positiveDuration(String text) {
-        Duration d = duration(text);
-        if (d.isZero()) {
-            throw new IllegalArgumentException("expected a duration above zero, such as 1s");
-        }
-        return d;
-    }
-
-    static ClockPolicy clockPolicy(String text) {
-        return switch (text.trim().toLowerCase(Locale.ROOT)) {
-            case "fail" -> ClockPolicy.FAIL;
-            case "continue" -> ClockPolicy.CONTINUE;
-            default -> throw new IllegalArgumentException("expected fail or continue");
-        };
-    }
-
-    /** {@code zero} (false) or {@code random} (true). */
-    static boolean sequenceStart(String text) {
-        return switch (text.trim().toLowerCase(Locale.ROOT)) {
-            case "zero" -> false;
-            case "random" -> true;
-            default -> throw new IllegalArgumentException("expected zero or random");
-        };
-    }
-
-    static int randomSpan(String text) {
-        String s = text.trim();
-        int max = io.idmint.SequenceStart.MAX_SPAN;
-        if (s.isEmpty() || s.length() > 10 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Long.parseLong(s) < 2 || Long.parseLong(s) > max) {
-            throw new IllegalArgumentException("expected a whole number from 2 to " + max
-                    + " (and at most the layout's IDs per tick)");
-        }
-        return Integer.parseInt(s);
-    }
-
-    static SegmentOrder segmentOrder(String text) {
-        return switch (text.trim().toLowerCase(Locale.ROOT)) {
-            case "issue" -> SegmentOrder.ISSUE;
-            case "relaxed" -> SegmentOrder.RELAXED;
-            default -> throw new IllegalArgumentException("expected issue or relaxed");
-        };
-    }
-
-    /** A codes key as hex: checked here, turned into bytes where codes are built. */
-    static String codesKey(String text) {
-        io.idmint.codes.Keys.fromHex(text);
-        return text.strip();
-    }
-
-    static int keyVersion(String text) {
-        String s = text.trim();
-        if (s.isEmpty() || s.length() > 2 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Integer.parseInt(s) > 31) {
-            throw new IllegalArgumentException("expected a key version from 0 to 31");
-        }
-        return Integer.parseInt(s);
-    }
-
-    /** {@code version:hex,version:hex}; messages never repeat the hex. */
-    static java.util.SortedMap<Integer, String> oldKeys(String text) {
-        java.util.SortedMap<Integer, String> keys = new java.util.TreeMap<>();
-        for (String entry : text.split(",")) {
-            String e = entry.strip();
-            int colon = e.indexOf(':');
-            if (colon < 0) {
-                throw new IllegalArgumentException("expected version:hex entries separated by "
-                        + "commas, such as 1:<32 or 64 hex digits>");
-            }
-            int version = keyVersion(e.substring(0, colon));
-            if (keys.containsKey(version)) {
-                throw new IllegalArgumentException("key version " + version + " appears twice");
-            }
-            try {
-                keys.put(version, codesKey(e.substring(colon + 1)));
-            } catch (IllegalArgumentException x) {
-                throw new IllegalArgumentException("key version " + version + ": "
-                        + x.getMessage(), x);
-            }
-        }
-        return Collections.unmodifiableSortedMap(keys);
-    }
-
-    static boolean bool(String text) {
-        return switch (text.trim().toLowerCase(Locale.ROOT)) {
-            case "true", "yes", "on", "1" -> true;
-            case "false", "no", "off", "0" -> false;
-            default -> throw new IllegalArgumentException("expected true or false");
-        };
-    }
-
-    private static final Pattern MAC = Pattern.compile(
-            "\\p{XDigit}{2}([:-]\\p{XDigit}{2}){5}");
-
-    /** A 128-bit flake worker: a whole number below 2^48, or a MAC address. */
-    static long flakeWorker(String text) {
-        String s = text.trim();
-        if (MAC.matcher(s).matches()) {
-            return Long.parseLong(s.replace(":", "").replace("-", ""), 16);
-        }
-        if (s.isEmpty() || s.length() > 15 || !s.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Long.parseLong(s) > io.idmint.formats.Flake128.MAX_WORKER_ID) {
-            throw new IllegalArgumentException("expected a whole number from 0 to "
-                    + io.idmint.formats.Flake128.MAX_WORKER_ID + " (48 bits) or a MAC address "
-                    + "such as 02:42:ac:11:00:02");
-        }
-        return Long.parseLong(s);
-    }
-
-    static String text(String text) {
-        if (text.isBlank()) {
-            throw new IllegalArgumentException("expected a non-empty value");
-        }
-        return text.trim();
-    }
 }

@@ -62,6 +62,9 @@ final class ConfigOptions {
             }
         }
         OptionSpec config = command.findOption(CONFIG_FLAG);
-        return Config.load(flags, env, config == null ? null : config.getValue());
+        Config loaded = Config.load(flags, env, config == null ? null : config.getValue());
+        loaded.warnings().forEach(w -> command.commandLine().getErr().println("idmint: warning: "
+                + w));
+        return loaded;
     }
 }

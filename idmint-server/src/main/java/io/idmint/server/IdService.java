@@ -9,10 +9,11 @@ import io.idmint.Layout;
 import java.util.function.LongConsumer;
 
 /**
- * What every transport serves, once: HTTP and gRPC are thin adapters over it. Bad input throws
- * {@link IllegalArgumentException} with a message naming it (HTTP 400, gRPC INVALID_ARGUMENT);
- * no ID available throws {@link IdUnavailableException} (HTTP 503 + Retry-After, gRPC
- * UNAVAILABLE). A rejected call issues nothing.
+ * What every transport mints snowflake IDs with, once (the mint step of the
+ * {@link RequestPipeline}). Bad input throws {@link IllegalArgumentException} with a message
+ * naming it (HTTP 400, gRPC INVALID_ARGUMENT); no ID available throws
+ * {@link IdUnavailableException} (HTTP 503 + Retry-After, gRPC UNAVAILABLE). A rejected call
+ * issues nothing.
  */
 final class IdService {
 
@@ -22,10 +23,6 @@ final class IdService {
     private final IdGenerator ids;
     private final int maxCount;
     private final LongConsumer issued;
-
-    IdService(IdGenerator ids, int maxCount) {
-        this(ids, maxCount, n -> { });
-    }
 
     /**
      * @param issued told how many IDs each successful call issued (for metrics); it runs on the
@@ -54,18 +51,6 @@ final class IdService {
     }
 
     /**
-     * {@code count} new IDs, increasing.
-     *
-     * @throws IllegalArgumentException when count is outside 1..max-count
-     */
-    long[] next(long count) {
-        checkCount(count, maxCount);
-        long[] out = new long[(int) count];
-        fill(out, out.length);
-        return out;
-    }
-
-    /**
      * Fills {@code out[0..n)} with new IDs: for streams whose total may exceed max-count, and for
      * callers that reuse one array (check the count first).
      */
@@ -86,28 +71,13 @@ final class IdService {
     /** Checks a count against a limit, naming both when it is out of range. */
     static void checkCount(long count, long max) {
         if (count < 1 || count > max) {
-            throw new IllegalArgumentException("count must be from 1 to " + max + ", got " + count);
+            throw countOutOfRange(Long.toString(count), max);
         }
     }
 
-    /**
-     * Parses a count parameter.
-     *
-     * @throws IllegalArgumentException when it is not a whole number
-     */
-    static long parseCount(String text) {
-        // By hand rather than a regex: HTTP parses a count on every bulk request.
-        int start = text != null && text.startsWith("-") ? 1 : 0;
-        int digits = text == null ? 0 : text.length() - start;
-        boolean ok = digits >= 1 && digits <= 12;
-        for (int i = start; ok && i < text.length(); i++) {
-            char c = text.charAt(i);
-            ok = c >= '0' && c <= '9';
-        }
-        if (!ok) {
-            throw new IllegalArgumentException("count must be a whole number, got '" + text + "'");
-        }
-        return Long.parseLong(text);
+    /** The error for a count outside 1..max, as written by the caller. */
+    static IllegalArgumentException countOutOfRange(String count, long max) {
+        return new IllegalArgumentException("count must be from 1 to " + max + ", got " + count);
     }
 
     /**

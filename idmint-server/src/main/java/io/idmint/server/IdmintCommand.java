@@ -25,8 +25,8 @@ final class IdmintCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(),
-                "missing command: serve, next, decode, layout");
+        throw new ParameterException(spec.commandLine(), "missing command: "
+                + String.join(", ", spec.subcommands().keySet()));
     }
 
     /** The version from the build, filtered into {@code version.properties}. */

@@ -1,6 +1,7 @@
 package io.idmint.server;
 
 import io.idmint.IdUnavailableException;
+import io.idmint.spi.RegistryException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -70,15 +71,41 @@ public final class Main {
         root.addSubcommand(SqlCommand.commandLine(invocation));
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
+        // Every command answers -V / --version with the root's version.
+        root.getSubcommands().values().forEach(sub -> sub.getCommandSpec()
+                .versionProvider(new IdmintCommand.Version()));
         root.setParameterExceptionHandler(Main::usageError);
         root.setExecutionExceptionHandler((e, cl, parsed) -> failure(e, cl));
+        root.setExecutionStrategy(Main::execute);
         return root;
+    }
+
+    /**
+     * Runs what was parsed, except that words no command takes are an error even next to
+     * {@code --help}: {@code idmint sql install --help} names {@code sql} and exits 2 rather than
+     * print the top-level help as if asked.
+     */
+    private static int execute(CommandLine.ParseResult parsed) {
+        CommandLine.ParseResult last = parsed;
+        while (last.hasSubcommand()) {
+            last = last.subcommand();
+        }
+        if (!last.unmatched().isEmpty()) {
+            CommandLine cl = last.commandSpec().commandLine();
+            throw new CommandLine.UnmatchedArgumentException(cl, last.unmatched());
+        }
+        return new CommandLine.RunLast().execute(parsed);
     }
 
     private static int usageError(ParameterException e, String[] args) {
         CommandLine cl = e.getCommandLine();
         PrintWriter err = cl.getErr();
-        err.println("idmint: " + e.getMessage());
+        boolean unknownCommand = e instanceof CommandLine.UnmatchedArgumentException u
+                && cl.getParent() == null && !u.getUnmatched().isEmpty();
+        err.println("idmint: " + (unknownCommand ? "unknown command '"
+                + ((CommandLine.UnmatchedArgumentException) e).getUnmatched().get(0)
+                + "'; the commands are " + String.join(", ", cl.getSubcommands().keySet())
+                : e.getMessage()));
         err.println("Try '" + cl.getCommandSpec().qualifiedName()
                 + " --help' for more information.");
         return USAGE;
@@ -86,19 +113,32 @@ public final class Main {
 
     private static int failure(Exception e, CommandLine cl) {
         PrintWriter err = cl.getErr();
-        if (e instanceof IllegalArgumentException) {
+        if (e instanceof IllegalArgumentException || conflict(e)) {
             err.println("idmint: " + e.getMessage());
             return USAGE;
         }
         if (e instanceof IllegalStateException || e instanceof IdUnavailableException
                 || e instanceof IOException || e instanceof UncheckedIOException
-                || e instanceof io.idmint.spi.RegistryException) {
+                || e instanceof RegistryException) {
             err.println("idmint: " + e.getMessage());
             return FAILURE;
         }
         err.println("idmint: internal error, please report it:");
         e.printStackTrace(err);
         return FAILURE;
+    }
+
+    /**
+     * Whether the registry refused the settings given: the layout or datacenter name differs
+     * from what it stored ({@code CONFLICT}), which is bad input as much as a bad value is.
+     */
+    private static boolean conflict(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof RegistryException r && r.kind() == RegistryException.Kind.CONFLICT) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.idmint.server;
 
-import io.idmint.IdUnavailableException;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -8,7 +7,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
- * How the HTTP API answers: JSON bodies, RFC 9457 problems, 503 + Retry-After. Each method
+ * How the HTTP API answers: JSON bodies, RFC 9457 problems with their headers. Each method
  * sends the response and returns its status, for metrics. Header names and values are
  * prebuilt, so sending one costs no encoding.
  */
@@ -21,6 +20,10 @@ final class Responses {
     static final CharSequence CACHE_CONTROL = HttpHeaders.createOptimized("cache-control");
     static final CharSequence NO_STORE = HttpHeaders.createOptimized("no-store");
     static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("retry-after");
+    private static final CharSequence WWW_AUTHENTICATE =
+            HttpHeaders.createOptimized("www-authenticate");
+    private static final CharSequence AUTHENTICATE =
+            HttpHeaders.createOptimized("Bearer realm=\"idmint\"");
     /** What Leaf's API answers with (Spring's default for a String). */
     static final CharSequence TEXT = HttpHeaders.createOptimized("text/plain;charset=UTF-8");
 
@@ -62,11 +65,22 @@ final class Responses {
         return p.status();
     }
 
-    /** 503 + Retry-After in whole seconds (at least 1) when no ID can be issued now. */
-    static int notReady(HttpServerResponse res, IdUnavailableException e) {
-        long seconds = Math.max(1, (e.retryAfter().toMillis() + 999) / 1000);
-        res.putHeader(RETRY_AFTER, Long.toString(seconds));
-        return problem(res, Problem.NOT_READY, e.getMessage() + " (" + e.reason() + ")");
+    /**
+     * What the request pipeline refused, as its problem: with {@code Retry-After} when retrying
+     * helps, {@code WWW-Authenticate} on 401, and the connection closed on 413 (what is left of
+     * the request cannot be trusted).
+     */
+    static int problem(HttpServerRequest req, ApiException e) {
+        HttpServerResponse res = req.response();
+        if (e.retryAfterSeconds() > 0) {
+            res.putHeader(RETRY_AFTER, Long.toString(e.retryAfterSeconds()));
+        }
+        if (e.problem() == Problem.UNAUTHORIZED) {
+            res.putHeader(WWW_AUTHENTICATE, AUTHENTICATE);
+        }
+        return e.problem() == Problem.CONTENT_TOO_LARGE
+                ? problemAndClose(req, e.problem(), e.getMessage())
+                : problem(res, e.problem(), e.getMessage());
     }
 
     private static Future<Void> send(HttpServerResponse res, Problem p, String detail) {

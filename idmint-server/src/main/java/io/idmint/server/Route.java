@@ -1,7 +1,7 @@
 package io.idmint.server;
 
 /**
- * The HTTP API's paths (SPEC "HTTP"), matched exactly: no trailing slashes, no prefixes. Each
+ * The HTTP API's paths (docs/http-grpc.md), matched exactly: no trailing slashes, no prefixes. Each
  * route names itself in metrics by its path template, so the label set stays small.
  */
 enum Route {

@@ -1,32 +1,29 @@
 package io.idmint.server;
 
-import static io.idmint.server.Responses.problem;
-
-import io.idmint.IdUnavailableException;
 import io.idmint.TimeSource;
 import io.idmint.spi.TagInfo;
-import io.idmint.spi.UnknownTagException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 /**
- * The segment endpoints of the HTTP API (SPEC "HTTP", segments): a tag's IDs, Leaf's segment
- * API, and the admin calls that list and create tags. Their work runs on Vert.x's worker threads,
- * never on an event loop: a call may wait for the store (up to segment.fetch-timeout when both
- * buffers of a tag are empty; create and list always ask it), and an event loop that waited
- * would hold up the snowflake API it also serves. The answer is written back on the event loop,
- * which owns {@link #out}. One instance per {@link HttpApi}.
+ * The segment endpoints of the HTTP API (see docs/http-grpc.md and docs/segments.md): a tag's
+ * IDs, Leaf's segment API, and the admin calls that list and create tags. Their work runs on
+ * Vert.x's worker threads, never on an event loop: a call may wait for the store (up to
+ * segment.fetch-timeout when both buffers of a tag are empty; create and list always ask it),
+ * and an event loop that waited would hold up the snowflake API it also serves. The answer is
+ * written back on the event loop, which owns {@link #out}. One instance per {@link HttpApi}.
  */
 final class SegmentEndpoints {
 
@@ -40,65 +37,56 @@ final class SegmentEndpoints {
     private static final String CREATE_EXAMPLE = "{\"tag\":\"order\",\"start\":1,\"step\":1000}";
 
     private final SegmentService segments;
-    private final HttpAccess access;
+    private final RequestPipeline pipeline;
     private final Metrics metrics;
     private final TimeSource time;
     private final JsonBytes out = new JsonBytes(16 * 1024);
 
-    SegmentEndpoints(SegmentService segments, HttpAccess access, Metrics metrics,
+    SegmentEndpoints(SegmentService segments, RequestPipeline pipeline, Metrics metrics,
             TimeSource time) {
         this.segments = segments;
-        this.access = access;
+        this.pipeline = pipeline;
         this.metrics = metrics;
         this.time = time;
     }
 
     /**
      * Answers a request on a segment route, now (returning its status) or later (returning
-     * {@link #PENDING}).
+     * {@link #PENDING}); the token was checked by {@link HttpApi}, which also answers what this
+     * throws.
      */
-    int serve(Route route, HttpServerRequest req, long startNanos) {
+    int serve(Route route, HttpServerRequest req, long startNanos,
+            RequestPipeline.Caller caller) {
         HttpServerResponse res = req.response();
-        int refused = access.refused(req, route, 0);
-        if (refused != 0) {
-            return refused;
+        if (route == Route.SEGMENTS) {
+            Query.none(req.query());
+            return req.method() == HttpMethod.POST ? create(req, startNanos)
+                    : later(req, route, startNanos, blocking(segments::tags),
+                            tags -> Responses.json(res, 200, tagsJson(tags)));
         }
-        try {
-            if (route == Route.SEGMENTS) {
-                Query.none(req.query());
-                return req.method() == HttpMethod.POST ? create(req, startNanos)
-                        : later(req, route, startNanos, blocking(segments::tags),
-                                tags -> Responses.json(res, 200, tagsJson(tags)));
-            }
-            String tag;
-            int n;
-            if (route == Route.SEGMENT_IDS) {
-                tag = Query.decodePath(Route.segmentTag(req.path()));
-                n = HttpApi.count(Query.param(req.query(), "count"), segments.maxCount());
-            } else {
-                tag = Query.decodePath(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length()));
-                Query.none(req.query());
-                n = 1;
-            }
-            SegmentService.checkTag(tag);
-            refused = access.refused(req, route, n);
-            if (refused != 0) {
-                return refused;
-            }
-            return later(req, route, startNanos, blocking(() -> segments.next(tag, n)),
-                    ids -> route == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
-                            : Responses.text(res, ids[0]));
-        } catch (IllegalArgumentException e) {
-            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        String tag;
+        int n;
+        if (route == Route.SEGMENT_IDS) {
+            tag = Query.decodePath(Route.segmentTag(req.path()));
+            n = RequestPipeline.count(Query.param(req.query(), "count"), segments.maxCount());
+        } else {
+            tag = Query.decodePath(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length()));
+            Query.none(req.query());
+            n = 1;
         }
+        SegmentService.checkTag(tag);
+        pipeline.charge(caller, n);
+        return later(req, route, startNanos, blocking(() -> segments.next(tag, n)),
+                ids -> route == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
+                        : Responses.text(res, ids[0]));
     }
 
     /** {@code POST /api/v1/segments}: reads the body, creates the tag, answers 201. */
     private int create(HttpServerRequest req, long startNanos) {
         Context context = Vertx.currentContext();
-        Future<TagInfo> created = req.body().compose(body -> {
-            JsonObject o = createRequest(body);
-            String tag = o.getString("tag");
+        Future<TagInfo> created = body(req).compose(body -> {
+            Map<String, Object> o = createRequest(body);
+            String tag = (String) o.get("tag");
             Long start = whole(o, "start");
             Long step = whole(o, "step");
             return context.executeBlocking(() -> segments.create(tag, start, step), false);
@@ -107,41 +95,64 @@ final class SegmentEndpoints {
                 t -> Responses.json(req.response(), 201, tagJson(t).toString()));
     }
 
+    /**
+     * The request body, whether it came with a length or chunked, read up to
+     * {@link HttpApi#MAX_BODY} bytes: one byte more fails it with 413.
+     */
+    private static Future<Buffer> body(HttpServerRequest req) {
+        Promise<Buffer> body = Promise.promise();
+        Buffer read = Buffer.buffer();
+        req.handler(chunk -> {
+            if (read.length() + chunk.length() > HttpApi.MAX_BODY) {
+                body.tryFail(new ApiException(Problem.CONTENT_TOO_LARGE, "the body is over "
+                        + HttpApi.MAX_BODY + " bytes; a segment tag needs far fewer"));
+            } else {
+                read.appendBuffer(chunk);
+            }
+        });
+        req.exceptionHandler(body::tryFail);
+        req.endHandler(end -> body.tryComplete(read));
+        return body.future();
+    }
+
     /** The create body: a JSON object with a string tag and nothing but tag, start and step. */
-    private static JsonObject createRequest(Buffer body) {
-        JsonObject o;
+    private static Map<String, Object> createRequest(Buffer body) {
+        String text = body.toString(StandardCharsets.UTF_8);
+        Object parsed;
         try {
-            o = body.length() == 0 ? null : new JsonObject(body);
-        } catch (DecodeException | ClassCastException e) {
+            parsed = text.isBlank() ? null : StrictJson.parse(text);
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("the body must be a JSON object such as "
-                    + CREATE_EXAMPLE + ": " + e.getMessage(), e);
+                    + CREATE_EXAMPLE + "; " + e.getMessage(), e);
         }
-        if (o == null || o.getMap() == null) {
+        if (!(parsed instanceof Map<?, ?> map)) {
             throw new IllegalArgumentException("the body must be a JSON object such as "
-                    + CREATE_EXAMPLE + ", got '" + body + "'");
+                    + CREATE_EXAMPLE + ", got '" + text + "'");
         }
-        for (String name : o.fieldNames()) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> o = (Map<String, Object>) map;
+        for (String name : o.keySet()) {
             if (!CREATE_FIELDS.contains(name)) {
                 throw new IllegalArgumentException("unknown field '" + name + "'; the fields "
                         + "are tag, start and step, such as " + CREATE_EXAMPLE);
             }
         }
-        if (!(o.getValue("tag") instanceof String)) {
+        if (!(o.get("tag") instanceof String)) {
             throw new IllegalArgumentException("field tag must be a string, got "
-                    + (o.containsKey("tag") ? o.getValue("tag") : "none") + ", such as "
+                    + (o.containsKey("tag") ? o.get("tag") : "none") + ", such as "
                     + CREATE_EXAMPLE);
         }
         return o;
     }
 
     /** An optional whole-number field, as a JSON number or a decimal string; null if absent. */
-    private static Long whole(JsonObject o, String name) {
-        Object v = o.getValue(name);
+    private static Long whole(Map<String, Object> o, String name) {
+        Object v = o.get(name);
         if (v == null) {
             return null;
         }
-        if (v instanceof Integer || v instanceof Long) {
-            return ((Number) v).longValue();
+        if (v instanceof Long l) {
+            return l;
         }
         if (v instanceof String s && s.matches("-?\\d{1,18}")) {
             return Long.parseLong(s);
@@ -154,6 +165,15 @@ final class SegmentEndpoints {
         return Vertx.currentContext().executeBlocking(work, false);
     }
 
+    /** Answers a failure as {@link SegmentService} documents it. */
+    private static int failed(HttpServerRequest req, Throwable e) {
+        ApiException refused = ApiException.of(e);
+        if (refused == null) {
+            throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+        }
+        return Responses.problem(req, refused);
+    }
+
     /**
      * Answers with {@code answer} once {@code work} is done, or with its failure as a problem,
      * and records the request then.
@@ -164,35 +184,13 @@ final class SegmentEndpoints {
             int status;
             try {
                 status = done.succeeded() ? answer.apply(done.result())
-                        : failed(req.response(), done.cause());
+                        : failed(req, done.cause());
             } catch (RuntimeException e) {
                 status = HttpApi.internalError(req, e);
             }
             metrics.request(route, status, time.nanoTime() - startNanos);
         });
         return PENDING;
-    }
-
-    /** Answers a failure as {@link SegmentService} documents it. */
-    private static int failed(HttpServerResponse res, Throwable e) {
-        if (e instanceof SegmentService.TagExistsException) {
-            return problem(res, Problem.TAG_EXISTS, e.getMessage());
-        }
-        if (e instanceof UnknownTagException) {
-            return problem(res, Problem.UNKNOWN_TAG, e.getMessage());
-        }
-        if (e instanceof IllegalArgumentException) {
-            return problem(res, Problem.BAD_PARAMETER, e.getMessage());
-        }
-        if (e instanceof IdUnavailableException u) {
-            return Responses.notReady(res, u);
-        }
-        if (e instanceof SegmentService.StoreUnavailableException) {
-            res.putHeader(Responses.RETRY_AFTER,
-                    Long.toString(SegmentService.RETRY_AFTER.toSeconds()));
-            return problem(res, Problem.STORE_UNAVAILABLE, e.getMessage());
-        }
-        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
     }
 
     /** {@code {"tag":"order","ids":["1001",…]}}. */

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Segments (DESIGN §5) as every transport serves them, once: the range store, the generator on
- * it, and the checks. What callers get:
+ * Segments (docs/segments.md) as every transport serves them, once: the range store, the
+ * generator on it, and the checks. What callers get:
  *
  * <table>
  *   <caption>What maps to what</caption>

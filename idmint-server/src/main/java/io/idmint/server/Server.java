@@ -29,7 +29,7 @@ import java.util.concurrent.TimeoutException;
 final class Server implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Server.class.getName());
-    /** What the worker defaults to for serve (SPEC: the embedded default is worker 0). */
+    /** What the worker defaults to for serve: worker 0 (see docs/configuration.md). */
     static final int DEFAULT_WORKER = 0;
 
     private final Minter minter;
@@ -68,14 +68,10 @@ final class Server implements AutoCloseable {
      * get a worker yet, or a segment store that is down, does not stop the start: the server
      * answers 503 until it has one.
      *
+     * @param warn hears warnings for the operator (codes.dev, a segment store not answering)
      * @throws IllegalArgumentException naming a bad setting
      * @throws IllegalStateException when the registry refuses this node or a port is taken
      */
-    static Server start(Config config) {
-        return start(config, line -> System.err.println("idmint: " + line));
-    }
-
-    /** As {@link #start(Config)}; {@code warn} hears warnings for the operator (codes.dev). */
     static Server start(Config config, java.util.function.Consumer<String> warn) {
         Formats formats = Formats.fromConfig(config, warn);
         Metrics metrics = new Metrics();
@@ -118,8 +114,9 @@ final class Server implements AutoCloseable {
             IdService service = new IdService(ids, config.get(Config.MAX_COUNT),
                     metrics::issued);
             metrics.bind(service::status);
-            Access access = new Access(config.get(Config.AUTH_TOKEN),
-                    config.get(Config.AUTH_ADMIN_TOKEN), config.get(Config.RATE_LIMIT), time);
+            RequestPipeline pipeline = new RequestPipeline(new Access(
+                    config.get(Config.AUTH_TOKEN), config.get(Config.AUTH_ADMIN_TOKEN),
+                    config.get(Config.RATE_LIMIT), time));
             int loops = Runtime.getRuntime().availableProcessors();
             vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
             Vertx v = vertx;
@@ -129,15 +126,15 @@ final class Server implements AutoCloseable {
             int listen = configured == 0 ? -1 : configured;
             List<HttpApi> instances = new CopyOnWriteArrayList<>();
             List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
-                HttpApi api = new HttpApi(service, formats, segments, access, metrics, time, host,
-                        listen, grace, node);
+                HttpApi api = new HttpApi(service, formats, segments, pipeline, metrics, time,
+                        host, listen, grace, node);
                 instances.add(api);
                 return api;
             }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
                     + configured));
             int port = instances.get(0).port();
             try {
-                grpc = GrpcApi.start(service, formats, segments, access, host,
+                grpc = GrpcApi.start(service, formats, segments, pipeline, host,
                         config.get(Config.GRPC_PORT));
             } catch (IOException e) {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
@@ -202,14 +199,6 @@ final class Server implements AutoCloseable {
 
     int grpcPort() {
         return grpc.getPort();
-    }
-
-    IdService service() {
-        return service;
-    }
-
-    SegmentService segments() {
-        return segments;
     }
 
     /** The line {@code serve} prints once it is up; tests read the ports from it. */

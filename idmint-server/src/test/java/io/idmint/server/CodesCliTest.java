@@ -160,9 +160,11 @@ class CodesCliTest {
     }
 
     @Test
-    void keyAndKeyFile_together_exit2() {
+    void keyAndKeyFile_together_exit2() throws Exception {
+        Path file = data.resolve("codes.key");
+        Files.writeString(file, KEY + "\n");
         Cli.Result r = run("next", "--format", "code", "--codes-key", KEY, "--codes-key-file",
-                "/nonexistent", "--data-dir", data.toString());
+                file.toString(), "--data-dir", data.toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("not both");

@@ -118,6 +118,19 @@ class CodesGrpcIT {
     }
 
     @Test
+    void absentFields_countIsOne_codeIsMissing() {
+        StatusRuntimeException missing = catchThrowableOfType(StatusRuntimeException.class,
+                () -> stub(channel).decodeCode(DecodeCodeRequest.getDefaultInstance()));
+
+        assertThat(stub(channel).nextCodes(NextCodesRequest.getDefaultInstance()).getCodesCount())
+                .isEqualTo(1);
+        assertThat(stub(channel).nextUuids(NextUuidsRequest.getDefaultInstance()).getUuidsCount())
+                .isEqualTo(1);
+        assertThat(missing.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(missing.getStatus().getDescription()).startsWith("missing code");
+    }
+
+    @Test
     void badInput_isInvalidArgumentNamingIt() {
         String code = stub(channel).nextCodes(NextCodesRequest.newBuilder().setCount(1).build())
                 .getCodes(0);

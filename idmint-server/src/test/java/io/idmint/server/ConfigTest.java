@@ -7,6 +7,7 @@ import io.idmint.ClockPolicy;
 import io.idmint.segment.SegmentOrder;
 import io.idmint.server.Config.Key;
 import io.idmint.server.Config.Setting;
+import io.idmint.spi.Durations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +32,7 @@ class ConfigTest {
             assertThat(flags.add(key.flag())).as(key.flag()).isTrue();
             assertThat(envVars.add(key.envVar())).as(key.envVar()).isTrue();
         }
-        assertThat(Config.describeKeys()).contains("IDMINT_CLOCK_MAX_WAIT");
+        assertThat(ConfigCommand.describeKeys()).contains("IDMINT_CLOCK_MAX_WAIT");
     }
 
     @Test
@@ -48,11 +49,12 @@ class ConfigTest {
     @Test
     void workers_aWholeNumberFrom1To1024_orAutoForOnePerProcessor() {
         assertThat(Config.load(Map.of(), Map.of(), null).get(Config.WORKERS)).isEqualTo(1);
-        assertThat(Config.workers("auto")).isEqualTo(Runtime.getRuntime().availableProcessors());
-        assertThat(Config.workers(" 8 ")).isEqualTo(8);
-        assertThat(Config.workers("1024")).isEqualTo(1024);
+        assertThat(ConfigValues.workers("auto"))
+                .isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(ConfigValues.workers(" 8 ")).isEqualTo(8);
+        assertThat(ConfigValues.workers("1024")).isEqualTo(1024);
         for (String bad : new String[] {"0", "1025", "-1", "two", ""}) {
-            assertThatThrownBy(() -> Config.workers(bad)).as(bad)
+            assertThatThrownBy(() -> ConfigValues.workers(bad)).as(bad)
                     .hasMessage("expected a whole number from 1 to 1024, or auto (one per "
                             + "available processor)");
         }
@@ -170,21 +172,21 @@ class ConfigTest {
 
     @Test
     void parsers_areStrict() {
-        assertThat(Config.duration("1m")).isEqualTo(Duration.ofMinutes(1));
-        assertThat(Config.duration("0ms")).isZero();
+        assertThat(Durations.parse("1m")).isEqualTo(Duration.ofMinutes(1));
+        assertThat(Durations.parse("0ms")).isZero();
         for (String bad : new String[] {"", "10", "ms", "-1s", "1.5s", "10 ms", "10MS", "1d",
             "PT10S", "9999999999999s"}) {
-            assertThatThrownBy(() -> Config.duration(bad)).as(bad)
+            assertThatThrownBy(() -> Durations.parse(bad)).as(bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThat(Config.nonNegativeInt("31")).isEqualTo(31);
+        assertThat(ConfigValues.integer(0, Integer.MAX_VALUE).apply("31")).isEqualTo(31);
         for (String bad : new String[] {"", "-1", "+1", "1.0", "2147483648", "abc"}) {
-            assertThatThrownBy(() -> Config.nonNegativeInt(bad)).as(bad)
+            assertThatThrownBy(() -> ConfigValues.integer(0, Integer.MAX_VALUE).apply(bad)).as(bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThat(Config.clockPolicy("Continue")).isEqualTo(ClockPolicy.CONTINUE);
-        assertThat(Config.segmentOrder(" Relaxed")).isEqualTo(SegmentOrder.RELAXED);
-        assertThatThrownBy(() -> Config.segmentOrder("sorted"))
+        assertThat(ConfigValues.clockPolicy("Continue")).isEqualTo(ClockPolicy.CONTINUE);
+        assertThat(ConfigValues.segmentOrder(" Relaxed")).isEqualTo(SegmentOrder.RELAXED);
+        assertThatThrownBy(() -> ConfigValues.segmentOrder("sorted"))
                 .hasMessage("expected issue or relaxed");
     }
 
@@ -207,20 +209,21 @@ class ConfigTest {
 
     @Test
     void serveParsers_areStrict() {
-        assertThat(Config.port("0")).isZero();
-        assertThat(Config.port("65535")).isEqualTo(65535);
+        assertThat(ConfigValues.PORT.apply("0")).isZero();
+        assertThat(ConfigValues.PORT.apply("65535")).isEqualTo(65535);
         for (String bad : new String[] {"", "-1", "65536", "80a", "123456"}) {
-            assertThatThrownBy(() -> Config.port(bad)).as(bad)
+            assertThatThrownBy(() -> ConfigValues.PORT.apply(bad)).as(bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThat(Config.maxCount("1")).isEqualTo(1);
-        assertThat(Config.maxCount("1000000")).isEqualTo(1_000_000);
+        var maxCount = Config.MAX_COUNT;
+        assertThat(maxCount.parse("1")).isEqualTo(1);
+        assertThat(maxCount.parse("1000000")).isEqualTo(1_000_000);
         for (String bad : new String[] {"0", "1000001", "-5", "1e4", ""}) {
-            assertThatThrownBy(() -> Config.maxCount(bad)).as(bad)
+            assertThatThrownBy(() -> maxCount.parse(bad)).as(bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThat(Config.nonNegativeLong("0")).isZero();
-        assertThatThrownBy(() -> Config.nonNegativeLong("-1"))
+        assertThat(ConfigValues.number(0, 1_000_000_000_000_000_000L).apply("0")).isZero();
+        assertThatThrownBy(() -> ConfigValues.number(0, 1_000_000_000_000_000_000L).apply("-1"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -230,5 +233,35 @@ class ConfigTest {
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).doesNotContain("s3cret").contains("auth.token").contains("(hidden)");
+    }
+
+    @Test
+    void number_oneParser_digitsOnlyWithinItsRange() {
+        assertThat(ConfigValues.number(" 7 ", 1, 9, "a digit")).isEqualTo(7);
+        assertThat(ConfigValues.number("1000000000000000000", 0, 1_000_000_000_000_000_000L,
+                "x")).isEqualTo(1_000_000_000_000_000_000L);
+        for (String bad : new String[] {"", "0", "10", "+5", "-5", "5.0", "5e0", "0x5", "five",
+            "99999999999999999999"}) {
+            assertThatThrownBy(() -> ConfigValues.number(bad, 1, 9, "a digit from 1 to 9"))
+                    .as(bad).hasMessage("expected a digit from 1 to 9");
+        }
+    }
+
+    @Test
+    void serveKeys_areTheMintKeysAndTheServersOwn_eachOnce() {
+        assertThat(Config.SERVE_KEYS).containsAll(Config.MINT_KEYS).doesNotHaveDuplicates()
+                .contains(Config.HTTP_PORT, Config.SEGMENT_STORE, Config.WORKERS);
+    }
+
+    @Test
+    void environment_misspelledVariable_warnsWithTheNearestKey_knownOnesDoNot() {
+        Config config = Config.load(Map.of(), Map.of("IDMINT_HTTP_PROT", "1",
+                "IDMINT_CLOCK_MAXWAIT", "1s", "IDMINT_CONFIG", "", "IDMINT_WORKER", "3"), null);
+
+        assertThat(config.warnings()).containsExactly(
+                "environment variable IDMINT_CLOCK_MAXWAIT is not an idmint setting and is "
+                        + "ignored; did you mean IDMINT_CLOCK_MAX_WAIT?",
+                "environment variable IDMINT_HTTP_PROT is not an idmint setting and is ignored; "
+                        + "did you mean IDMINT_HTTP_PORT?");
     }
 }

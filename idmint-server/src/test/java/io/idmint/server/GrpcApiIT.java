@@ -113,6 +113,48 @@ class GrpcApiIT {
         assertThat(ids.issued()).isZero();
     }
 
+    @Test
+    void absentFields_countIsOneAsInHttp_idIsMissing() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+
+        NextIdsResponse one = blocking().nextIds(NextIdsRequest.getDefaultInstance());
+        List<NextIdsResponse> streamed = new ArrayList<>();
+        blocking().streamIds(StreamIdsRequest.getDefaultInstance())
+                .forEachRemaining(streamed::add);
+        StatusRuntimeException decode =
+                failure(() -> blocking().decode(DecodeRequest.getDefaultInstance()));
+
+        assertThat(one.getIdsCount()).isEqualTo(1);
+        assertThat(streamed).hasSize(1);
+        assertThat(streamed.get(0).getIdsCount()).isEqualTo(1);
+        assertThat(decode.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(decode.getStatus().getDescription()).startsWith("missing id");
+        // An ID given as 0 is still decoded: only an absent field is missing.
+        assertThat(blocking().decode(DecodeRequest.newBuilder().setId(0).build()).getId())
+                .isZero();
+    }
+
+    @Test
+    void nextIds_replyOverFourMiB_isRefusedNamingTheCapAndStreamIds() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), IdService.MAX_COUNT_LIMIT);
+        // (4 MiB - 5) / 9 bytes per ID: the most a stock client (4 MiB inbound) always takes.
+        int most = 466_033;
+
+        NextIdsResponse largest = blocking().nextIds(next(most));
+        StatusRuntimeException over = failure(() -> blocking().nextIds(next(most + 1)));
+        StatusRuntimeException max =
+                failure(() -> blocking().nextIds(next(IdService.MAX_COUNT_LIMIT)));
+
+        assertThat(largest.getIdsList()).hasSize(most).isSorted().doesNotHaveDuplicates();
+        assertThat(largest.getSerializedSize()).isLessThanOrEqualTo(GrpcApi.MAX_REPLY_BYTES);
+        for (StatusRuntimeException e : List.of(over, max)) {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+            assertThat(e.getStatus().getDescription()).contains("4 MiB")
+                    .contains("at most " + most).contains("StreamIds");
+        }
+        assertThat(ids.issued()).isEqualTo(most);
+    }
+
     // ---------------------------------------------------------------- StreamIds
 
     @Test
@@ -420,8 +462,9 @@ class GrpcApiIT {
     private void serve(Layout layout, Access access, int maxCount) throws Exception {
         ids = new CountingGenerator(generator(layout));
         resources.push(ids);
-        service = new IdService(ids, maxCount);
-        server = GrpcApi.start(service, access, "127.0.0.1", 0);
+        service = new IdService(ids, maxCount, n -> { });
+        server = GrpcApi.start(service, new Formats(null, null), null,
+                new RequestPipeline(access), "127.0.0.1", 0);
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())

@@ -22,8 +22,14 @@ final class Http {
         }
 
         Map<String, Object> json() {
-            return MiniJson.object(raw.body());
+            return object(raw.body());
         }
+    }
+
+    /** A JSON object, read by the server's own strict reader. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> object(String text) {
+        return (Map<String, Object>) StrictJson.parse(text);
     }
 
     private final HttpClient client = HttpClient.newBuilder()

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The HTTP API of a real in-process server (started as {@code serve} starts it) on 127.0.0.1,
- * through a real HTTP/1.1 client: every endpoint as SPEC shows it and every error it lists.
+ * through a real HTTP/1.1 client: every endpoint as docs/http-grpc.md shows it and every error.
  */
 class HttpApiIT {
 
@@ -225,10 +225,10 @@ class HttpApiIT {
                 Arguments.of("/v1/ids?cnt=5", BAD_PARAMETER, "unknown query parameter 'cnt'"),
                 Arguments.of("/v1/id?count=5", BAD_PARAMETER, "unknown query parameter 'count'"),
                 Arguments.of("/v1/ids?count=1&count=2", BAD_PARAMETER, "count is given more"),
-                Arguments.of("/v1/id/decode", BAD_PARAMETER, "missing query parameter id"),
-                Arguments.of("/v1/id/decode?id=", BAD_PARAMETER, "missing query parameter id"),
+                Arguments.of("/v1/id/decode", BAD_PARAMETER, "missing id: the query"),
+                Arguments.of("/v1/id/decode?id=", BAD_PARAMETER, "missing id: the query"),
                 Arguments.of("/v1/id/decode?ids=1", BAD_PARAMETER, "unknown query parameter 'ids'"),
-                Arguments.of("/api/v1/ids/", BAD_PARAMETER, "missing ID"),
+                Arguments.of("/api/v1/ids/", BAD_PARAMETER, "missing id"),
                 Arguments.of("/api/v1/ids/1?x=1", BAD_PARAMETER, "unknown query parameter 'x'"),
                 Arguments.of("/v1/id/decode?id=1&id=2", BAD_PARAMETER, "id is given more"),
                 Arguments.of("/v1/id/decode?id=12345678901234567890", MALFORMED_ID,
@@ -515,7 +515,7 @@ class HttpApiIT {
         return ids;
     }
 
-    /** The ID as decimal, 0x hex (both cases), 16 plain hex digits... as SPEC accepts it. */
+    /** The ID as decimal, 0x hex (both cases), 16 plain hex digits... (docs/http-grpc.md). */
     private static List<String> forms(long id) {
         return List.of(Long.toString(id), "0x" + IdCodec.HEX.format(id),
                 "0X" + IdCodec.HEX.format(id).toUpperCase(), IdCodec.BASE32.format(id),

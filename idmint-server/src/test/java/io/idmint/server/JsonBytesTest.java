@@ -47,7 +47,7 @@ class JsonBytesTest {
 
     @Test
     void apiJson_shapesAsSpecShowsThem() {
-        // The ID of the example in SPEC "HTTP" (whose other values are illustrative).
+        // The ID of the example in docs/http-grpc.md (whose other values are illustrative).
         IdParts p = Layout.SNOWFLAKE.decode(178294819283726336L);
         String detailed = ApiJson.parts(new JsonBytes(8), Layout.SNOWFLAKE, p).toString();
         assertThat(detailed).isEqualTo("{\"value_string\":\"178294819283726336\","

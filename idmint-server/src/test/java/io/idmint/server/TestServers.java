@@ -41,6 +41,7 @@ final class TestServers {
     }
 
     static Server start(Path dataDir, String... settings) {
-        return Server.start(config(dataDir, settings));
+        return Server.start(config(dataDir, settings), line -> System.err.println("idmint: "
+                + line));
     }
 }

@@ -9,13 +9,13 @@ import io.idmint.IdUnavailableException.Reason;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** How {@link GrpcApi} maps what {@link IdService} throws to gRPC statuses. */
-class GrpcApiTest {
+/** How {@link GrpcStatus} maps what {@link IdService} throws to gRPC statuses. */
+class GrpcStatusTest {
 
     @Test
     void toStatus_illegalArgument_isInvalidArgumentWithTheMessage() {
         StatusRuntimeException e =
-                GrpcApi.toStatus(new IllegalArgumentException("count must be from 1 to 10, got 0"));
+                GrpcStatus.of(new IllegalArgumentException("count must be from 1 to 10, got 0"));
 
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(e.getStatus().getDescription()).isEqualTo("count must be from 1 to 10, got 0");
@@ -35,7 +35,7 @@ class GrpcApiTest {
 
     @Test
     void toStatus_unavailable_namesTheReason() {
-        StatusRuntimeException e = GrpcApi.toStatus(new IdUnavailableException(
+        StatusRuntimeException e = GrpcStatus.of(new IdUnavailableException(
                 Reason.CLOCK_BEHIND, "clock is 50 ms behind", Duration.ofSeconds(1)));
 
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
@@ -45,13 +45,13 @@ class GrpcApiTest {
 
     @Test
     void toStatus_anythingElse_isInternal() {
-        StatusRuntimeException e = GrpcApi.toStatus(new IllegalStateException("boom"));
+        StatusRuntimeException e = GrpcStatus.of(new IllegalStateException("boom"));
 
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
     }
 
     private static String retryAfter(Duration d) {
-        StatusRuntimeException e = GrpcApi.toStatus(
+        StatusRuntimeException e = GrpcStatus.of(
                 new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "runway used up", d));
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         return e.getTrailers().get(GrpcApi.RETRY_AFTER);

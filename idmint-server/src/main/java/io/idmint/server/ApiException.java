@@ -1,0 +1,69 @@
+package io.idmint.server;
+
+import io.idmint.IdUnavailableException;
+import io.idmint.spi.UnknownTagException;
+
+/**
+ * Why a request was refused or could not be answered: the one error type of the request
+ * pipeline. HTTP answers it as its {@link Problem} (status, problem document, {@code
+ * Retry-After}); gRPC maps the same problem to a status code (see {@link GrpcStatus}).
+ */
+final class ApiException extends RuntimeException {
+
+    private final Problem problem;
+    private final long retryAfterSeconds;
+
+    /**
+     * @param detail names the bad value, in plain words
+     * @param retryAfterSeconds when to try again, or 0 when retrying will not help
+     */
+    ApiException(Problem problem, String detail, long retryAfterSeconds) {
+        super(detail, null, false, false);
+        this.problem = problem;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    ApiException(Problem problem, String detail) {
+        this(problem, detail, 0);
+    }
+
+    Problem problem() {
+        return problem;
+    }
+
+    /** Whole seconds to wait before retrying, at least 1; 0 when retrying will not help. */
+    long retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+
+    /**
+     * What a failure of the minting or segment layer means to a caller, or null when it is not
+     * the caller's to know (a bug: an internal error).
+     */
+    static ApiException of(Throwable e) {
+        if (e instanceof ApiException a) {
+            return a;
+        }
+        if (e instanceof Formats.NotConfiguredException) {
+            return new ApiException(Problem.NOT_CONFIGURED, e.getMessage());
+        }
+        if (e instanceof SegmentService.TagExistsException) {
+            return new ApiException(Problem.TAG_EXISTS, e.getMessage());
+        }
+        if (e instanceof UnknownTagException) {
+            return new ApiException(Problem.UNKNOWN_TAG, e.getMessage());
+        }
+        if (e instanceof IllegalArgumentException) {
+            return new ApiException(Problem.BAD_PARAMETER, e.getMessage());
+        }
+        if (e instanceof IdUnavailableException u) {
+            return new ApiException(Problem.NOT_READY, u.getMessage() + " (" + u.reason() + ")",
+                    Math.max(1, (u.retryAfter().toMillis() + 999) / 1000));
+        }
+        if (e instanceof SegmentService.StoreUnavailableException) {
+            return new ApiException(Problem.STORE_UNAVAILABLE, e.getMessage(),
+                    SegmentService.RETRY_AFTER.toSeconds());
+        }
+        return null;
+    }
+}

@@ -1,0 +1,191 @@
+package io.idmint.server;
+
+import io.idmint.ClockPolicy;
+import io.idmint.segment.SegmentOrder;
+import io.idmint.formats.Flake128;
+import io.idmint.spi.Durations;
+import io.idmint.spi.RangeStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * How {@link Config} reads each kind of value: one parser per kind (numbers, durations, words,
+ * keys), each throwing {@link IllegalArgumentException} with what it expected; {@link Config}
+ * adds the key, the value and where it came from.
+ */
+final class ConfigValues {
+
+    /** A TCP port; 0 asks for any free one. */
+    static final Function<String, Integer> PORT =
+            integer(0, 65535, "a port from 0 to 65535 (0: any free port)");
+    /** A codes key version: the first symbol of a code. */
+    static final Function<String, Integer> KEY_VERSION =
+            integer(0, 31, "a key version from 0 to 31");
+    /** A segment step: 1 to 2^40. */
+    static final Function<String, Long> SEGMENT_STEP = number(1, RangeStore.MAX_STEP,
+            "a whole number from 1 to " + RangeStore.MAX_STEP + " (2^40)");
+
+    private static final Pattern MAC = Pattern.compile("\\p{XDigit}{2}([:-]\\p{XDigit}{2}){5}");
+
+    private ConfigValues() {
+    }
+
+    /**
+     * The one number parser: a whole number in decimal digits (no sign, no fraction, blanks
+     * around it ignored) from {@code min} to {@code max}.
+     *
+     * @param expected what the message says was expected
+     */
+    static long number(String text, long min, long max, String expected) {
+        String s = text.trim();
+        long n = -1;
+        if (!s.isEmpty() && s.length() <= 19 && s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            try {
+                n = Long.parseLong(s);
+            } catch (NumberFormatException e) {
+                n = -1;
+            }
+        }
+        if (n < min || n > max || n < 0) {
+            throw new IllegalArgumentException("expected " + expected);
+        }
+        return n;
+    }
+
+    /** {@link #number} from {@code min} to {@code max}, saying so when it is not. */
+    static Function<String, Long> number(long min, long max) {
+        return number(min, max, "a whole number from " + min + " to " + max);
+    }
+
+    static Function<String, Long> number(long min, long max, String expected) {
+        return text -> number(text, min, max, expected);
+    }
+
+    /** {@link #number} for keys that hold an int. */
+    static Function<String, Integer> integer(int min, int max) {
+        return integer(min, max, "a whole number from " + min + " to " + max);
+    }
+
+    static Function<String, Integer> integer(int min, int max, String expected) {
+        return text -> (int) number(text, min, max, expected);
+    }
+
+    /** A number of workers: 1 to 1024, or {@code auto} for one per available processor. */
+    static int workers(String text) {
+        if (text.trim().equalsIgnoreCase("auto")) {
+            return Runtime.getRuntime().availableProcessors();
+        }
+        return (int) number(text, 1, 1024,
+                "a whole number from 1 to 1024, or auto (one per available processor)");
+    }
+
+    /** A duration above zero. */
+    static Duration positiveDuration(String text) {
+        Duration d = Durations.parse(text);
+        if (d.isZero()) {
+            throw new IllegalArgumentException("expected a duration above zero, such as 1s");
+        }
+        return d;
+    }
+
+    static ClockPolicy clockPolicy(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "fail" -> ClockPolicy.FAIL;
+            case "continue" -> ClockPolicy.CONTINUE;
+            default -> throw new IllegalArgumentException("expected fail or continue");
+        };
+    }
+
+    /** {@code zero} (false) or {@code random} (true): where each tick's sequence starts. */
+    static boolean sequenceStart(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "zero" -> false;
+            case "random" -> true;
+            default -> throw new IllegalArgumentException("expected zero or random");
+        };
+    }
+
+    static SegmentOrder segmentOrder(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "issue" -> SegmentOrder.ISSUE;
+            case "relaxed" -> SegmentOrder.RELAXED;
+            default -> throw new IllegalArgumentException("expected issue or relaxed");
+        };
+    }
+
+    static boolean bool(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0" -> false;
+            default -> throw new IllegalArgumentException("expected true or false");
+        };
+    }
+
+    static String text(String text) {
+        if (text.isBlank()) {
+            throw new IllegalArgumentException("expected a non-empty value");
+        }
+        return text.trim();
+    }
+
+    /** A file that exists and can be read (checked now, read where it is used). */
+    static Path readableFile(String text) {
+        Path path = Path.of(text(text));
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalArgumentException(Files.exists(path) ? "not a regular file"
+                    : "no such file");
+        }
+        if (!Files.isReadable(path)) {
+            throw new IllegalArgumentException("the file cannot be read (permissions)");
+        }
+        return path;
+    }
+
+    /** A codes key as hex: checked here, turned into bytes where codes are built. */
+    static String codesKey(String text) {
+        io.idmint.codes.Keys.fromHex(text);
+        return text.strip();
+    }
+
+    /** {@code version:hex,version:hex}; messages never repeat the hex. */
+    static SortedMap<Integer, String> oldKeys(String text) {
+        SortedMap<Integer, String> keys = new TreeMap<>();
+        for (String entry : text.split(",")) {
+            String e = entry.strip();
+            int colon = e.indexOf(':');
+            if (colon < 0) {
+                throw new IllegalArgumentException("expected version:hex entries separated by "
+                        + "commas, such as 1:<32 or 64 hex digits>");
+            }
+            int version = KEY_VERSION.apply(e.substring(0, colon));
+            if (keys.containsKey(version)) {
+                throw new IllegalArgumentException("key version " + version + " appears twice");
+            }
+            try {
+                keys.put(version, codesKey(e.substring(colon + 1)));
+            } catch (IllegalArgumentException x) {
+                throw new IllegalArgumentException("key version " + version + ": "
+                        + x.getMessage(), x);
+            }
+        }
+        return Collections.unmodifiableSortedMap(keys);
+    }
+
+    /** A 128-bit flake worker: a whole number below 2^48, or a MAC address. */
+    static long flakeWorker(String text) {
+        String s = text.trim();
+        if (MAC.matcher(s).matches()) {
+            return Long.parseLong(s.replace(":", "").replace("-", ""), 16);
+        }
+        return number(s, 0, Flake128.MAX_WORKER_ID, "a whole number from 0 to "
+                + Flake128.MAX_WORKER_ID + " (48 bits) or a MAC address such as "
+                + "02:42:ac:11:00:02");
+    }
+}

@@ -1,0 +1,146 @@
+package io.idmint.server;
+
+/**
+ * The way every request takes, whatever its transport: parse → authorise → charge → mint →
+ * render. HTTP ({@link HttpApi}) and gRPC ({@link GrpcApi}) only read their wire into the calls
+ * below, mint through {@link IdService}, {@link SegmentService} or {@link Formats}, write the
+ * answer, and map an {@link ApiException} to their status codes. The rules live here, once:
+ *
+ * <ul>
+ *   <li>parse: an absent count is 1; a count is a whole number from 1 to the call's limit; an
+ *       absent ID or code is "missing";
+ *   <li>authorise: the API token, or the admin token on admin calls (see {@link Access});
+ *   <li>charge: the caller's IDs per second, after the request is valid and before anything is
+ *       minted, so a refused request issues nothing.
+ * </ul>
+ *
+ * <p>The rate limit counts against the caller's token when authentication is on (only valid
+ * tokens get that far), else against its address: with authentication off a token proves
+ * nothing, and keying on it would let a client dodge the limit, and grow {@link Access}'s
+ * table, with a new one each call. Both transports key the same way, so one {@link Access}
+ * limits a client across both.
+ */
+final class RequestPipeline {
+
+    /**
+     * Who is calling.
+     *
+     * @param authorization the {@code Authorization} header or {@code authorization} metadata
+     *     value, or null
+     * @param address the caller's IP address
+     */
+    record Caller(String authorization, String address) {
+    }
+
+    private final Access access;
+
+    RequestPipeline(Access access) {
+        this.access = access;
+    }
+
+    /** Whether authorise or charge can refuse anything: else a transport need not read a caller. */
+    boolean guarded() {
+        return access.authEnabled() || access.rateLimited();
+    }
+
+    /** The most IDs one charge can ever pass: the IDs-per-second limit, if any. */
+    long mostPerCharge() {
+        return access.rateLimited() ? access.idsPerSecond() : Long.MAX_VALUE;
+    }
+
+    /**
+     * Authorise: checks the caller's token.
+     *
+     * @param call names the call in the refusal, as its transport knows it
+     * @throws ApiException UNAUTHORIZED or FORBIDDEN
+     */
+    void authorise(Caller caller, boolean admin, String call) {
+        if (!access.authEnabled()) {
+            return;
+        }
+        String authorization = caller.authorization();
+        switch (access.check(authorization, admin, null, 0)) {
+            case OK -> { }
+            case FORBIDDEN -> throw new ApiException(Problem.FORBIDDEN, call
+                    + " is an admin call: it needs the admin token");
+            default -> throw new ApiException(Problem.UNAUTHORIZED, authorization == null
+                    ? "this server needs an Authorization: Bearer token"
+                    : "the bearer token is not valid here");
+        }
+    }
+
+    /**
+     * Charge: takes {@code ids} from the caller's allowance (the token was checked already).
+     *
+     * @throws ApiException RATE_LIMITED, with when to retry
+     */
+    void charge(Caller caller, long ids) {
+        if (!access.rateLimited()) {
+            return;
+        }
+        String client = access.authEnabled() ? Access.token(caller.authorization())
+                : caller.address();
+        if (access.check(caller.authorization(), false, client, ids) != Access.Verdict.OK) {
+            throw new ApiException(Problem.RATE_LIMITED, "over the limit of "
+                    + access.idsPerSecond() + " IDs per second for this client; asked for " + ids,
+                    access.retryAfterSeconds());
+        }
+    }
+
+    /**
+     * Parse: a count given as text (a query parameter), or null when absent.
+     *
+     * @return 1 when absent, else the count
+     * @throws ApiException BAD_PARAMETER when it is not a whole number
+     * @throws IllegalArgumentException naming the value and the range when it is out of range
+     */
+    static int count(String text, int max) {
+        if (text == null) {
+            return 1;
+        }
+        // By hand rather than a regex: HTTP parses a count on every bulk request.
+        int start = text.startsWith("-") ? 1 : 0;
+        boolean digits = text.length() > start;
+        for (int i = start; digits && i < text.length(); i++) {
+            char c = text.charAt(i);
+            digits = c >= '0' && c <= '9';
+        }
+        if (!digits) {
+            throw new ApiException(Problem.BAD_PARAMETER, "count must be a whole number, got '"
+                + text + "'");
+        }
+        if (text.length() - start > 18) {
+            throw IdService.countOutOfRange(text, max);
+        }
+        long n = Long.parseLong(text);
+        IdService.checkCount(n, max);
+        return (int) n;
+    }
+
+    /**
+     * Parse: a count given as a number (a protobuf field).
+     *
+     * @param present whether the field is set; an absent count is 1
+     * @throws IllegalArgumentException naming the value and the range
+     */
+    static long count(boolean present, long value, long max) {
+        if (!present) {
+            return 1;
+        }
+        IdService.checkCount(value, max);
+        return value;
+    }
+
+    /**
+     * Parse: a required text value (an ID or a code), or null or empty when absent.
+     *
+     * @param missing the message when it is absent, naming the field and where it goes
+     * @throws ApiException BAD_PARAMETER when it is absent
+     */
+    static String required(String text, String missing) {
+        if (text == null || text.isEmpty()) {
+            throw new ApiException(Problem.BAD_PARAMETER, missing);
+        }
+        return text;
+    }
+}
