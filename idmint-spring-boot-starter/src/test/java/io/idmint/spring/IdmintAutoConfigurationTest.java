@@ -66,7 +66,9 @@ class IdmintAutoConfigurationTest {
     @Test
     void segmentStore_givesASegmentGenerator_tagsCreatedOnFirstUse() {
         runner().withPropertyValues("idmint.segment.store=jdbc:h2:mem:seg;DB_CLOSE_DELAY=-1",
-                "idmint.segment.auto-create=true", "idmint.segment.step=50").run(ctx -> {
+                "idmint.segment.auto-create=true", "idmint.segment.step=50",
+                // The first fetch opens the database and creates its table: slow on a busy host.
+                "idmint.segment.fetch-timeout=30s").run(ctx -> {
                     SegmentGenerator segments = ctx.getBean(SegmentGenerator.class);
                     long a = segments.next("order");
                     assertThat(segments.next("order")).isEqualTo(a + 1);
