@@ -28,20 +28,21 @@ public final class IdmintSegmentGenerator implements BeforeExecutionGenerator {
     private final boolean autoCreate;
     private final transient SegmentSequence sequence;
     private final transient RangeStore store;
+    private final String missing;
 
     public IdmintSegmentGenerator(IdmintSegment annotation, Member member,
             CustomIdGeneratorCreationContext context) {
         SegmentGenerator segments = IdmintHibernate.setting(context,
                 IdmintHibernate.SEGMENT_GENERATOR, SegmentGenerator.class);
-        if (segments == null) {
-            throw new IllegalStateException("@IdmintSegment(\"" + annotation.value() + "\") on "
-                    + member.getDeclaringClass().getName() + "." + member.getName()
-                    + " needs a segment generator: set idmint.segment.store with the Spring Boot "
-                    + "starter, or the Hibernate property " + IdmintHibernate.SEGMENT_GENERATOR);
-        }
         this.tag = annotation.value();
         this.autoCreate = annotation.autoCreate();
-        this.sequence = segments.sequence(tag);
+        this.sequence = segments != null ? segments.sequence(tag) : null;
+        // Without one, the first insert fails (not the start: Hibernate would swallow the
+        // message while it tries other ways to make the generator).
+        this.missing = segments != null ? null : "@IdmintSegment(\"" + tag + "\") on "
+                + member.getDeclaringClass().getName() + "." + member.getName()
+                + " needs a segment generator: set idmint.segment.store with the Spring Boot "
+                + "starter, or the Hibernate property " + IdmintHibernate.SEGMENT_GENERATOR;
         this.store = IdmintHibernate.setting(context, IdmintHibernate.RANGE_STORE,
                 RangeStore.class);
     }
@@ -49,6 +50,9 @@ public final class IdmintSegmentGenerator implements BeforeExecutionGenerator {
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner,
             Object currentValue, EventType eventType) {
+        if (missing != null) {
+            throw new IllegalStateException(missing);
+        }
         try {
             return sequence.next();
         } catch (UnknownTagException e) {
