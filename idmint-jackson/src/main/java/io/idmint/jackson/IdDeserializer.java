@@ -37,7 +37,8 @@ final class IdDeserializer extends StdScalarDeserializer<Long> {
                         text.format(), e.getMessage());
             }
         }
-        if (t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER
+        if (t == JsonToken.VALUE_NUMBER_INT
+                && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER
                 && p.getLongValue() >= 0) {
             return p.getLongValue();
         }

@@ -69,7 +69,7 @@ public final class IdmintModule extends Module {
         }
     }
 
-    /** Whether {@code name} with {@code type} is an ID by name ({@link Builder#allIdProperties}). */
+    /** Whether {@code name} of {@code type} is an ID by name ({@link Builder#allIdProperties}). */
     static boolean isIdByName(String name, Class<?> type) {
         return (type == long.class || type == Long.class)
                 && (name.equals("id") || name.endsWith("Id") || name.endsWith("_id"));
