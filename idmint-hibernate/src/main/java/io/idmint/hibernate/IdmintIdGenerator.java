@@ -4,19 +4,26 @@ import io.idmint.IdGenerator;
 import java.lang.reflect.Member;
 import java.util.EnumSet;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.BeforeExecutionGenerator;
 import org.hibernate.generator.EventType;
-import org.hibernate.id.factory.spi.CustomIdGeneratorCreationContext;
+import org.hibernate.generator.GeneratorCreationContext;
 
 /** Makes {@link IdmintId} values: one {@code nextId()} per entity, in memory. */
-public final class IdmintIdGenerator implements BeforeExecutionGenerator {
+public final class IdmintIdGenerator
+        implements BeforeExecutionGenerator, AnnotationBasedGenerator<IdmintId> {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient IdGenerator ids;
+    private transient IdGenerator ids;
 
-    public IdmintIdGenerator(IdmintId annotation, Member member,
-            CustomIdGeneratorCreationContext context) {
+    /** Hibernate (6.6 and 7) calls {@link #initialize} next. */
+    public IdmintIdGenerator() {
+    }
+
+    @Override
+    public void initialize(IdmintId annotation, Member member,
+            GeneratorCreationContext context) {
         IdGenerator configured = IdmintHibernate.setting(context, IdmintHibernate.ID_GENERATOR,
                 IdGenerator.class);
         this.ids = configured != null ? configured : IdmintHibernate.standalone();

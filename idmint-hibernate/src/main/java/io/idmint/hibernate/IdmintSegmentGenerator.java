@@ -8,15 +8,17 @@ import io.idmint.spi.UnknownTagException;
 import java.lang.reflect.Member;
 import java.util.EnumSet;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.BeforeExecutionGenerator;
 import org.hibernate.generator.EventType;
-import org.hibernate.id.factory.spi.CustomIdGeneratorCreationContext;
+import org.hibernate.generator.GeneratorCreationContext;
 
 /**
  * Makes {@link IdmintSegment} values from the tag's sequence, in memory; creates the tag on its
  * first use unless {@link IdmintSegment#autoCreate()} is off.
  */
-public final class IdmintSegmentGenerator implements BeforeExecutionGenerator {
+public final class IdmintSegmentGenerator
+        implements BeforeExecutionGenerator, AnnotationBasedGenerator<IdmintSegment> {
 
     private static final long serialVersionUID = 1L;
     /** Where an auto-created tag starts. */
@@ -24,14 +26,19 @@ public final class IdmintSegmentGenerator implements BeforeExecutionGenerator {
     /** The step an auto-created tag stores (ranges adapt from it). */
     private static final long STEP = 1_000;
 
-    private final String tag;
-    private final boolean autoCreate;
-    private final transient SegmentSequence sequence;
-    private final transient RangeStore store;
-    private final String missing;
+    private String tag;
+    private boolean autoCreate;
+    private transient SegmentSequence sequence;
+    private transient RangeStore store;
+    private String missing;
 
-    public IdmintSegmentGenerator(IdmintSegment annotation, Member member,
-            CustomIdGeneratorCreationContext context) {
+    /** Hibernate (6.6 and 7) calls {@link #initialize} next. */
+    public IdmintSegmentGenerator() {
+    }
+
+    @Override
+    public void initialize(IdmintSegment annotation, Member member,
+            GeneratorCreationContext context) {
         SegmentGenerator segments = IdmintHibernate.setting(context,
                 IdmintHibernate.SEGMENT_GENERATOR, SegmentGenerator.class);
         this.tag = annotation.value();
