@@ -4,6 +4,7 @@ import io.idmint.IdGenerator;
 import io.idmint.SegmentGenerator;
 import io.idmint.spi.RangeStore;
 import io.idmint.spring.IdmintAutoConfiguration;
+import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,7 +13,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Hands the starter's generators to Hibernate (Spring Boot 3), so {@link IdmintId} and
- * {@link IdmintSegment} use the application's beans.
+ * {@link IdmintSegment} use the application's beans. {@link IdmintHibernateBoot4AutoConfiguration}
+ * does the same on Spring Boot 4.
  */
 @AutoConfiguration(after = IdmintAutoConfiguration.class)
 @ConditionalOnClass({HibernatePropertiesCustomizer.class, IdmintAutoConfiguration.class})
@@ -21,10 +23,14 @@ public class IdmintHibernateAutoConfiguration {
     @Bean
     HibernatePropertiesCustomizer idmintHibernateGenerators(ObjectProvider<IdGenerator> ids,
             ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store) {
-        return properties -> {
-            ids.ifUnique(g -> properties.put(IdmintHibernate.ID_GENERATOR, g));
-            segments.ifUnique(g -> properties.put(IdmintHibernate.SEGMENT_GENERATOR, g));
-            store.ifUnique(s -> properties.put(IdmintHibernate.RANGE_STORE, s));
-        };
+        return properties -> put(properties, ids, segments, store);
+    }
+
+    /** Puts the application's generators into the Hibernate properties. */
+    static void put(Map<String, Object> properties, ObjectProvider<IdGenerator> ids,
+            ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store) {
+        ids.ifUnique(g -> properties.put(IdmintHibernate.ID_GENERATOR, g));
+        segments.ifUnique(g -> properties.put(IdmintHibernate.SEGMENT_GENERATOR, g));
+        store.ifUnique(s -> properties.put(IdmintHibernate.RANGE_STORE, s));
     }
 }
