@@ -11,6 +11,7 @@ import io.idmint.spi.RangeStore;
 import io.idmint.spi.WorkerRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -29,6 +30,9 @@ import org.springframework.context.annotation.Configuration;
 @AutoConfiguration
 @EnableConfigurationProperties(IdmintProperties.class)
 public class IdmintAutoConfiguration {
+
+    /** How often new segment tags get their meters. */
+    static final Duration SEGMENT_METER_REFRESH = Duration.ofSeconds(10);
 
     @Bean
     @ConditionalOnMissingBean
@@ -93,7 +97,7 @@ public class IdmintAutoConfiguration {
         @ConditionalOnMissingBean
         public IdmintMeterBinder idmintMeterBinder(ObjectProvider<IdGenerator> ids,
                 ObjectProvider<SegmentGenerator> segments) {
-            return new IdmintMeterBinder(ids, segments);
+            return new IdmintMeterBinder(ids, segments, SEGMENT_METER_REFRESH);
         }
     }
 
