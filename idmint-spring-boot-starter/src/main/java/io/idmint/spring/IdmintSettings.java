@@ -4,15 +4,17 @@ import io.idmint.ClockPolicy;
 import io.idmint.GeneratorListener;
 import io.idmint.IdGenerator;
 import io.idmint.Layout;
+import io.idmint.RangeStores;
 import io.idmint.SegmentGenerator;
 import io.idmint.SegmentOrder;
 import io.idmint.Segments;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
-import io.idmint.RangeStores;
 import io.idmint.spi.Durations;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.WorkerRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -33,7 +35,7 @@ final class IdmintSettings {
     }
 
     WorkerRegistry registry() {
-        Path dataDir = read("data-dir", p.getDataDir(), Path::of);
+        Path dataDir = read("data-dir", p.getDataDir(), IdmintSettings::directory);
         return read("registry", p.getRegistry(), uri -> WorkerRegistries.open(uri, dataDir));
     }
 
@@ -87,7 +89,7 @@ final class IdmintSettings {
     }
 
     RangeStore rangeStore() {
-        Path dataDir = read("data-dir", p.getDataDir(), Path::of);
+        Path dataDir = read("data-dir", p.getDataDir(), IdmintSettings::directory);
         return read("segment.store", p.getSegment().getStore(),
                 uri -> RangeStores.open(uri, dataDir));
     }
@@ -138,6 +140,23 @@ final class IdmintSettings {
             setter.accept(v);
             return v;
         });
+    }
+
+    /**
+     * The data directory, created when missing. Checked here because the registry would only
+     * keep retrying (NOT READY) on a directory it cannot use, and start-up would pass.
+     */
+    static Path directory(String v) {
+        Path dir = Path.of(v);
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot create the directory: " + e, e);
+        }
+        if (!Files.isWritable(dir)) {
+            throw new IllegalArgumentException("the directory is not writable");
+        }
+        return dir;
     }
 
     static int whole(String v) {

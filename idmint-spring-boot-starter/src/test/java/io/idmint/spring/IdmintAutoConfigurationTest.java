@@ -88,6 +88,7 @@ class IdmintAutoConfigurationTest {
     @CsvSource(delimiter = '|', value = {
         "registry|nosuch://x",
         "registry|not a uri",
+        "data-dir|/proc/version/data",
         "layout|time=41,worker=99",
         "namespace|bad name!",
         "datacenter|-1",
