@@ -1,0 +1,42 @@
+package io.idmint.hibernate;
+
+import io.idmint.IdGenerator;
+import java.lang.reflect.Member;
+import java.util.EnumSet;
+import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.generator.AnnotationBasedGenerator;
+import org.hibernate.generator.BeforeExecutionGenerator;
+import org.hibernate.generator.EventType;
+import org.hibernate.generator.GeneratorCreationContext;
+
+/** Makes {@link IdmintId} values: one {@code nextId()} per entity, in memory. */
+public final class IdmintIdGenerator
+        implements BeforeExecutionGenerator, AnnotationBasedGenerator<IdmintId> {
+
+    private static final long serialVersionUID = 1L;
+
+    private transient IdGenerator ids;
+
+    /** Hibernate (6.6 and 7) calls {@link #initialize} next. */
+    public IdmintIdGenerator() {
+    }
+
+    @Override
+    public void initialize(IdmintId annotation, Member member,
+            GeneratorCreationContext context) {
+        IdGenerator configured = IdmintHibernate.setting(context, IdmintHibernate.ID_GENERATOR,
+                IdGenerator.class);
+        this.ids = configured != null ? configured : IdmintHibernate.standalone();
+    }
+
+    @Override
+    public Object generate(SharedSessionContractImplementor session, Object owner,
+            Object currentValue, EventType eventType) {
+        return ids.nextId();
+    }
+
+    @Override
+    public EnumSet<EventType> getEventTypes() {
+        return EnumSet.of(EventType.INSERT);
+    }
+}

@@ -1,0 +1,141 @@
+package io.idmint.hibernate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.IdGenerator;
+import io.idmint.hibernate.app.Invoice;
+import io.idmint.hibernate.app.Invoices;
+import io.idmint.hibernate.app.PurchaseOrder;
+import io.idmint.hibernate.app.PurchaseOrders;
+import io.idmint.hibernate.app.SampleApp;
+import io.idmint.hibernate.app.Ticket;
+import io.idmint.hibernate.app.Tickets;
+import io.idmint.spi.UnknownTagException;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import jakarta.persistence.EntityManagerFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.hibernate.SessionFactory;
+import org.hibernate.stat.Statistics;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The sample application saving through Spring Data JPA into a real PostgreSQL, with
+ * {@link IdmintId} and {@link IdmintSegment} IDs from the starter's beans.
+ */
+class JpaSampleIT {
+
+    private static final int THREADS = 8;
+    private static final int ROWS = 10_000;
+    private static final int WORKER = 5;
+
+    private static EmbeddedPostgres pg;
+    private static ConfigurableApplicationContext app;
+
+    @BeforeAll
+    static void start(@TempDir Path dir) throws Exception {
+        pg = EmbeddedPostgres.builder().setServerConfig("fsync", "off").start();
+        String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres?user=postgres";
+        app = new SpringApplicationBuilder(SampleApp.class).properties(
+                "spring.main.web-application-type=none",
+                "spring.main.banner-mode=off",
+                "spring.datasource.url=" + url,
+                "spring.jpa.hibernate.ddl-auto=create",
+                "spring.jpa.properties.hibernate.jdbc.batch_size=100",
+                "spring.jpa.properties.hibernate.generate_statistics=true",
+                "idmint.data-dir=" + dir,
+                "idmint.worker=" + WORKER,
+                "idmint.segment.store=" + url,
+                "idmint.segment.fetch-timeout=30s").run();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (app != null) {
+            app.close();
+        }
+        pg.close();
+    }
+
+    @Test
+    void eightThreads_saveOrdersAndInvoices_noDuplicateKey_idsFromThisWorker() throws Exception {
+        PurchaseOrders orders = app.getBean(PurchaseOrders.class);
+        Invoices invoices = app.getBean(Invoices.class);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    for (int batch = 0; batch < ROWS / 500; batch++) {
+                        List<PurchaseOrder> o = new ArrayList<>();
+                        List<Invoice> i = new ArrayList<>();
+                        for (int r = 0; r < 500; r++) {
+                            o.add(new PurchaseOrder("item-" + thread + "-" + batch + "-" + r));
+                            i.add(new Invoice("inv-" + thread + "-" + batch + "-" + r));
+                        }
+                        orders.saveAll(o);
+                        invoices.saveAll(i);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        JdbcTemplate sql = app.getBean(JdbcTemplate.class);
+        long total = (long) THREADS * ROWS;
+        // Other tests add rows of their own: count this test's.
+        assertThat(sql.queryForObject("select count(distinct id) from purchase_order where item "
+                + "like 'item-%'", Long.class)).isEqualTo(total);
+        assertThat(sql.queryForObject("select count(distinct id) from invoice", Long.class))
+                .isEqualTo(total);
+        IdGenerator ids = app.getBean(IdGenerator.class);
+        List<Long> orderIds = sql.queryForList("select id from purchase_order", Long.class);
+        assertThat(orderIds).allSatisfy(id -> assertThat(ids.layout().decode(id).workerId())
+                .isEqualTo(WORKER));
+        // Dense per tag: 80,000 invoices take at most a few ranges' worth of IDs.
+        Long max = sql.queryForObject("select max(id) from invoice", Long.class);
+        assertThat(max).isLessThan(total + 1_000_000);
+    }
+
+    @Test
+    void saveAll_batchesInserts_noRoundTripPerRow() {
+        PurchaseOrders orders = app.getBean(PurchaseOrders.class);
+        Statistics stats = app.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class)
+                .getStatistics();
+        List<PurchaseOrder> o = new ArrayList<>();
+        for (int r = 0; r < 1_000; r++) {
+            o.add(new PurchaseOrder("batched-" + r));
+        }
+        long before = stats.getPrepareStatementCount();
+        orders.saveAll(o);
+        long statements = stats.getPrepareStatementCount() - before;
+        // 1,000 rows at batch size 100: the insert is prepared per batch, never per row, and
+        // no statement asks the database for an ID.
+        assertThat(statements).isLessThanOrEqualTo(10);
+        assertThat(o).allSatisfy(e -> assertThat(e.id()).isPositive());
+    }
+
+    @Test
+    void segmentTag_withAutoCreateOff_failsNamingTheTag() {
+        Tickets tickets = app.getBean(Tickets.class);
+        assertThatThrownBy(() -> tickets.save(new Ticket()))
+                .hasRootCauseInstanceOf(UnknownTagException.class)
+                .rootCause().hasMessageContaining("ticket");
+    }
+}

@@ -1,0 +1,24 @@
+package io.idmint.jackson;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a {@code long} or {@code Long} property (field, accessor, record component or creator
+ * parameter) as an ID: {@link IdmintModule} writes it as a JSON string in {@link #value()} and
+ * reads it from such a string or from a JSON number.
+ *
+ * <pre>{@code
+ * record Order(@JsonId long id, @JsonId(IdFormat.CODE) long publicId, String item) { }
+ * }</pre>
+ */
+@Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER,
+        ElementType.RECORD_COMPONENT})
+@Retention(RetentionPolicy.RUNTIME)
+public @interface JsonId {
+
+    /** The form of the string; default decimal. */
+    IdFormat value() default IdFormat.DECIMAL;
+}

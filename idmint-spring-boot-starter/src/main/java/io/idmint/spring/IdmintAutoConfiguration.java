@@ -1,0 +1,127 @@
+package io.idmint.spring;
+
+import io.idmint.GeneratorListener;
+import io.idmint.IdGenerator;
+import io.idmint.segment.SegmentGenerator;
+import io.idmint.codes.CodeCodec;
+import io.idmint.codes.Codes;
+import io.idmint.codes.Keys;
+import io.idmint.micrometer.IdmintMetrics;
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.WorkerRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * idmint's beans, each replaceable by one of the application's own. The generators are closed
+ * when the context closes, before the registry and the store they use: the worker is released
+ * with its final high-water mark.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(IdmintProperties.class)
+public class IdmintAutoConfiguration {
+
+    /** How often new segment tags get their meters. */
+    static final Duration SEGMENT_METER_REFRESH = Duration.ofSeconds(10);
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdmintSettings idmintSettings(IdmintProperties properties) {
+        return new IdmintSettings(properties);
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public WorkerRegistry idmintWorkerRegistry(IdmintSettings settings) {
+        return settings.registry();
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public IdGenerator idGenerator(IdmintSettings settings, WorkerRegistry registry,
+            ObjectProvider<GeneratorListener> listener) {
+        return settings.generator(registry, listener.getIfUnique(() -> GeneratorListener.NONE));
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = "idmint.segment", name = "store")
+    public RangeStore idmintRangeStore(IdmintSettings settings) {
+        return settings.rangeStore();
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = "idmint.segment", name = "store")
+    public SegmentGenerator segmentGenerator(IdmintSettings settings, RangeStore store) {
+        return settings.segmentGenerator(store);
+    }
+
+    /** The public codes codec, when idmint-codes is present and a key is configured. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(CodeCodec.class)
+    @ConditionalOnExpression("'${idmint.codes.key:}' != '' or '${idmint.codes.key-file:}' != ''")
+    static class CodesConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        public CodeCodec idmintCodes(IdmintProperties properties) {
+            IdmintProperties.Codes c = properties.getCodes();
+            int version = IdmintSettings.read("codes.key-version", c.getKeyVersion(),
+                    IdmintSettings::whole);
+            byte[] key = c.getKey() != null && !c.getKey().isBlank()
+                    ? IdmintSettings.read("codes.key", c.getKey(), Keys::fromHex)
+                    : IdmintSettings.read("codes.key-file", c.getKeyFile(),
+                            f -> Keys.fromFile(Path.of(f)));
+            return IdmintSettings.read("codes.key-version", c.getKeyVersion(),
+                    v -> Codes.newBuilder().key(version, key).build());
+        }
+    }
+
+    /** Micrometer meters, when idmint-micrometer is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({IdmintMetrics.class, MeterBinder.class})
+    static class MetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        public IdmintMeterBinder idmintMeterBinder(ObjectProvider<IdGenerator> ids,
+                ObjectProvider<SegmentGenerator> segments) {
+            return new IdmintMeterBinder(ids, segments, SEGMENT_METER_REFRESH);
+        }
+    }
+
+    /** The health indicator on Spring Boot 3. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+    static class Boot3HealthConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "idmintHealthIndicator")
+        public Boot3HealthIndicator idmintHealthIndicator(IdGenerator ids) {
+            return new Boot3HealthIndicator(ids);
+        }
+    }
+
+    /** The health indicator on Spring Boot 4. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    static class Boot4HealthConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "idmintHealthIndicator")
+        public Boot4HealthIndicator idmintHealthIndicator(IdGenerator ids) {
+            return new Boot4HealthIndicator(ids);
+        }
+    }
+}

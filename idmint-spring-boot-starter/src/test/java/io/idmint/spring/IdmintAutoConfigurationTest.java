@@ -1,0 +1,143 @@
+package io.idmint.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idmint.IdGenerator;
+import io.idmint.LeaseState;
+import io.idmint.segment.SegmentGenerator;
+import io.idmint.Snowflake;
+import io.idmint.WorkerRegistries;
+import io.idmint.codes.CodeCodec;
+import io.idmint.spi.WorkerRegistry;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class IdmintAutoConfigurationTest {
+
+    @TempDir
+    Path dir;
+
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(IdmintAutoConfiguration.class))
+                .withPropertyValues("idmint.data-dir=" + dir);
+    }
+
+    @Test
+    void defaults_idGeneratorOnTheStaticRegistry_noSegmentsNoCodes() {
+        runner().withPropertyValues("idmint.worker=9").run(ctx -> {
+            assertThat(ctx).hasNotFailed().hasSingleBean(IdGenerator.class)
+                    .doesNotHaveBean(SegmentGenerator.class).doesNotHaveBean(CodeCodec.class);
+            IdGenerator ids = ctx.getBean(IdGenerator.class);
+            long a = ids.nextId();
+            assertThat(ids.nextId()).isGreaterThan(a);
+            assertThat(ids.layout().decode(a).workerId()).isEqualTo(9);
+            assertThat(ids.status().state()).isEqualTo(LeaseState.ACTIVE);
+        });
+    }
+
+    @Test
+    void close_releasesTheWorkerWithItsFinalHwm() {
+        AtomicLong last = new AtomicLong();
+        AtomicReference<IdGenerator> closed = new AtomicReference<>();
+        runner().withPropertyValues("idmint.worker=3").run(ctx -> {
+            IdGenerator ids = ctx.getBean(IdGenerator.class);
+            closed.set(ids);
+            for (int i = 0; i < 1000; i++) {
+                last.set(ids.nextId());
+            }
+        });
+        assertThat(closed.get().status().state()).isEqualTo(LeaseState.RELEASED);
+        try (WorkerRegistry registry = WorkerRegistries.local(dir);
+             IdGenerator next = Snowflake.newBuilder().registry(registry).preferredWorkerId(3)
+                     .build()) {
+            assertThat(next.status().workerId()).isEqualTo(3);
+            assertThat(next.nextId()).isGreaterThan(last.get());
+        }
+    }
+
+    @Test
+    void segmentStore_givesASegmentGenerator_tagsCreatedOnFirstUse() {
+        runner().withPropertyValues("idmint.segment.store=jdbc:h2:mem:seg;DB_CLOSE_DELAY=-1",
+                "idmint.segment.auto-create=true", "idmint.segment.step=50",
+                // The first fetch opens the database and creates its table: slow on a busy host.
+                "idmint.segment.fetch-timeout=30s").run(ctx -> {
+                    SegmentGenerator segments = ctx.getBean(SegmentGenerator.class);
+                    long a = segments.next("order");
+                    assertThat(segments.next("order")).isEqualTo(a + 1);
+                });
+    }
+
+    @Test
+    void codesKey_givesTheCodec() {
+        runner().withPropertyValues("idmint.codes.key=000102030405060708090a0b0c0d0e0f")
+                .run(ctx -> {
+                    CodeCodec codes = ctx.getBean(CodeCodec.class);
+                    assertThat(codes.decode(codes.encode(12345))).isEqualTo(12345);
+                });
+    }
+
+    @ParameterizedTest(name = "idmint.{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "registry|nosuch://x",
+        "registry|not a uri",
+        "data-dir|/proc/version/data",
+        "layout|time=41,worker=99",
+        "namespace|bad name!",
+        "datacenter|-1",
+        "datacenter|north",
+        "datacenter|99",
+        "datacenter-name|bad name!",
+        "worker|x",
+        "worker|5000",
+        "workers|0",
+        "workers|many",
+        "clock.policy|sometimes",
+        "clock.max-wait|forever",
+        "clock.max-wait|1h",
+        "sequence.max-lead|2m",
+        "lease.ttl|30",
+        "lease.ttl|1s",
+        "lease.keepalive|0s",
+        "lease.store-timeout|1h",
+        "lease.reservation|1ms",
+        "segment.store|nosuch://x",
+        "segment.step|0",
+        "segment.min-step|-3",
+        "segment.max-step|big",
+        "segment.target-duration|soon",
+        "segment.fetch-timeout|-1s",
+        "segment.auto-create|maybe",
+        "segment.order|random",
+        "codes.key|zz",
+        "codes.key-version|99",
+        "codes.key-file|/no/such/key",
+    })
+    void badValue_failsStartupNamingThePropertyAndTheValue(String property, String value) {
+        ApplicationContextRunner r = runner().withPropertyValues("idmint." + property + "="
+                + value);
+        if (property.startsWith("segment.") && !property.equals("segment.store")) {
+            r = r.withPropertyValues("idmint.segment.store=jdbc:h2:mem:bad;DB_CLOSE_DELAY=-1");
+        }
+        if (property.equals("codes.key-version")) {
+            r = r.withPropertyValues("idmint.codes.key=000102030405060708090a0b0c0d0e0f");
+        }
+        r.run(ctx -> {
+            assertThat(ctx).hasFailed();
+            Throwable root = ctx.getStartupFailure();
+            StringBuilder messages = new StringBuilder();
+            for (Throwable t = root; t != null; t = t.getCause()) {
+                messages.append(t.getMessage()).append('\n');
+            }
+            assertThat(messages.toString()).contains("idmint." + property + " = '" + value
+                    + "'");
+        });
+    }
+}
