@@ -9,15 +9,14 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 
 /**
- * The high-water-mark (HWM) protocol, once for every registry (docs/design.md, "Worker
- * leases and the high-water mark"): a worker ID held under a lease whose stored HWM fences what may be issued. It
- * claims a worker, reserves time ahead in the registry's HWM, and lets the generator issue only
- * up to the last
- * <em>acknowledged</em> reservation, capped by the lease: {@code limit = from + min(window, ttl,
- * storeTimeout)}, where {@code from} is the time the reservation was taken from. So a node that
- * pauses, loses its store or is fenced can never issue a timestamp that another holder of the
- * worker may also issue: the next holder starts strictly above the stored HWM, which is at least
- * every limit this node was given.
+ * The high-water-mark (HWM) protocol, once for every registry (docs/design.md, "Worker leases and
+ * the high-water mark"): a worker ID held under a lease whose stored HWM fences what may be issued.
+ * It claims a worker, reserves time ahead in the registry's HWM, and lets the generator issue only
+ * up to the last <em>acknowledged</em> reservation, capped by the lease: {@code limit = from +
+ * min(window, ttl, storeTimeout)}, where {@code from} is the time the reservation was taken from.
+ * So a node that pauses, loses its store or is fenced can never issue a timestamp that another
+ * holder of the worker may also issue: the next holder starts strictly above the stored HWM, which
+ * is at least every limit this node was given.
  *
  * <p>All registry calls happen in {@link #maintain()}, one step at a time under this object's
  * lock, on the maintenance loop (or a test's thread). The lease sees its generator only as an

@@ -29,7 +29,8 @@ final class HybridTimeSource implements TimeSource {
     HybridTimeSource(LongSupplier wallClock, LongSupplier monotonic) {
         this.wallClock = wallClock;
         this.monotonic = monotonic;
-        this.offset = new AtomicLong(wallClock.getAsLong() * NANOS_PER_MILLI - monotonic.getAsLong());
+        this.offset = new AtomicLong(
+                wallClock.getAsLong() * NANOS_PER_MILLI - monotonic.getAsLong());
     }
 
     @Override

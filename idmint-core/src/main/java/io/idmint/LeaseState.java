@@ -1,6 +1,8 @@
 package io.idmint;
 
-/** Where a generator's worker lease stands. Only {@link #ACTIVE} and {@link #DEGRADED} issue IDs. */
+/**
+ * Where a generator's worker lease stands. Only {@link #ACTIVE} and {@link #DEGRADED} issue IDs.
+ */
 public enum LeaseState {
     /** Looking for a worker ID in the registry. Callers get NOT READY and should retry later. */
     ACQUIRING,

@@ -143,14 +143,19 @@ public final class Snowflake {
         return this;
     }
 
-    /** What to do when the clock is behind by more than the wait; default {@link ClockPolicy#FAIL}. */
+    /**
+     * What to do when the clock is behind by more than the wait; default {@link ClockPolicy#FAIL}.
+     */
     public Snowflake clockPolicy(ClockPolicy clockPolicy) {
         requireUnset(this.clockPolicy, "clockPolicy");
         this.clockPolicy = Objects.requireNonNull(clockPolicy, "clockPolicy");
         return this;
     }
 
-    /** How long a caller waits for a clock that is behind (key {@code clock.max-wait}); default 10 ms. */
+    /**
+     * How long a caller waits for a clock that is behind (key {@code clock.max-wait}); default 10
+     * ms.
+     */
     public Snowflake maxClockWait(Duration wait) {
         requireUnset(this.maxClockWait, "maxClockWait");
         requireArgument(!wait.isNegative() && wait.compareTo(Duration.ofSeconds(10)) <= 0,
@@ -182,7 +187,9 @@ public final class Snowflake {
         return this;
     }
 
-    /** How long the registry keeps a claim without renewal (key {@code lease.ttl}); default 30 s. */
+    /**
+     * How long the registry keeps a claim without renewal (key {@code lease.ttl}); default 30 s.
+     */
     public Snowflake leaseTtl(Duration ttl) {
         requireUnset(this.leaseTtl, "leaseTtl");
         requirePositive(ttl, "lease.ttl");

@@ -19,8 +19,8 @@ import java.util.zip.CRC32;
 
 /**
  * The {@link StaticRegistry}'s files in a namespace directory (docs/registries.md, "The
- * static registry"): {@code layout} and {@code datacenter-<dc>.name}, written once; per worker a state
- * file with its HWM and generation under a CRC, always replaced atomically (write, fsync,
+ * static registry"): {@code layout} and {@code datacenter-<dc>.name}, written once; per worker
+ * a state file with its HWM and generation under a CRC, always replaced atomically (write, fsync,
  * rename, fsync the directory); and the first byte of its lock file, which says whether a state
  * file was ever written.
  */

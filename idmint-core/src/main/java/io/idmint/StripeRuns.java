@@ -52,7 +52,9 @@ final class StripeRuns {
         return stripeOf[top];
     }
 
-    /** Writes every run into {@code ids[from..)}, ascending, for runs of up to {@code k} stripes. */
+    /**
+     * Writes every run into {@code ids[from..)}, ascending, for runs of up to {@code k} stripes.
+     */
     void merge(long[] ids, int from, long step, int k) {
         Integer[] byFirst = new Integer[count];
         for (int i = 0; i < count; i++) {

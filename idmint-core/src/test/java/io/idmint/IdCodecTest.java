@@ -25,26 +25,34 @@ class IdCodecTest {
     void base32_isLenientOnInputAndCanonicalOnOutput() {
         long id = IdCodec.BASE32.parse("7zzzzzzzzzzzz");
         assertThat(id).isEqualTo(Long.MAX_VALUE);
-        assertThat(IdCodec.BASE32.parse("0000000000O1L")).isEqualTo(IdCodec.BASE32.parse("0000000000011"));
+        assertThat(IdCodec.BASE32.parse("0000000000O1L"))
+                .isEqualTo(IdCodec.BASE32.parse("0000000000011"));
         assertThat(IdCodec.BASE32.parse("000000000000i")).isEqualTo(1);
     }
 
     @Test
     void badInput_isRejectedNamingIt() {
-        assertThatThrownBy(() -> IdCodec.BASE32.parse("000000000000U")).hasMessageContaining("'U' at position 13");
-        assertThatThrownBy(() -> IdCodec.BASE32.parse("8000000000000")).hasMessageContaining("overflows");
-        assertThatThrownBy(() -> IdCodec.BASE32.parse("G000000000000")).hasMessageContaining("overflows");
+        assertThatThrownBy(() -> IdCodec.BASE32.parse("000000000000U"))
+                .hasMessageContaining("'U' at position 13");
+        assertThatThrownBy(() -> IdCodec.BASE32.parse("8000000000000"))
+                .hasMessageContaining("overflows");
+        assertThatThrownBy(() -> IdCodec.BASE32.parse("G000000000000"))
+                .hasMessageContaining("overflows");
         assertThatThrownBy(() -> IdCodec.BASE32.parse("000")).hasMessageContaining("expected 13");
-        assertThatThrownBy(() -> IdCodec.DECIMAL.parse("9223372036854775808")).hasMessageContaining("larger");
+        assertThatThrownBy(() -> IdCodec.DECIMAL.parse("9223372036854775808"))
+                .hasMessageContaining("larger");
         assertThatThrownBy(() -> IdCodec.DECIMAL.parse("-1")).hasMessageContaining("'-1'");
         assertThatThrownBy(() -> IdCodec.DECIMAL.parse("12a")).hasMessageContaining("'12a'");
         assertThatThrownBy(() -> IdCodec.DECIMAL.parse("+12")).hasMessageContaining("'+12'");
         assertThatThrownBy(() -> IdCodec.DECIMAL.parse("")).hasMessageContaining("empty");
-        assertThatThrownBy(() -> IdCodec.HEX.parse("0x8000000000000000")).hasMessageContaining("above");
+        assertThatThrownBy(() -> IdCodec.HEX.parse("0x8000000000000000"))
+                .hasMessageContaining("above");
         assertThatThrownBy(() -> IdCodec.HEX.parse("0x")).hasMessageContaining("hex digits");
-        assertThatThrownBy(() -> IdCodec.HEX.parse("0x12345678901234567")).hasMessageContaining("1 to 16");
+        assertThatThrownBy(() -> IdCodec.HEX.parse("0x12345678901234567"))
+                .hasMessageContaining("1 to 16");
         assertThatThrownBy(() -> IdCodec.HEX.parse("0xzz")).hasMessageContaining("'0xzz'");
-        assertThatThrownBy(() -> IdCodec.parseAny("hello")).hasMessageContaining("'hello' is not an ID");
+        assertThatThrownBy(() -> IdCodec.parseAny("hello"))
+                .hasMessageContaining("'hello' is not an ID");
         assertThatThrownBy(() -> IdCodec.DECIMAL.format(-1)).hasMessageContaining("negative");
         assertThatThrownBy(() -> IdCodec.named("octal")).hasMessageContaining("'octal'");
     }

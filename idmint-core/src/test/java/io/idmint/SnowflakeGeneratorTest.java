@@ -65,7 +65,8 @@ class SnowflakeGeneratorTest {
             }
             IdOracle.assertStrictlyIncreasing(ids);
             assertThat(time.currentTimeMillis()).as("borrowed, did not wait").isEqualTo(T0);
-            assertThat(Layout.SNOWFLAKE.decode(ids[ids.length - 1]).timestampMillis()).isEqualTo(T0 + 2);
+            assertThat(Layout.SNOWFLAKE.decode(ids[ids.length - 1]).timestampMillis())
+                    .isEqualTo(T0 + 2);
             g.nextId();
             assertThat(time.currentTimeMillis()).as("lead used up: waits one tick").isEqualTo(T0
                     + 1);
@@ -96,7 +97,8 @@ class SnowflakeGeneratorTest {
             long before = g.nextId();
             clock.step(ms(-backMillis));
             assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class)
-                    .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.CLOCK_BEHIND);
+                    .extracting(e -> ((IdUnavailableException) e).reason())
+                            .isEqualTo(Reason.CLOCK_BEHIND);
             step(g); // the maintenance thread reacts: release with the final HWM
             assertThat(g.status().state()).isEqualTo(LeaseState.LOST);
             assertThat(store.hwm("default", 0, 0)).isEqualTo(T0 + 100);
@@ -172,11 +174,13 @@ class SnowflakeGeneratorTest {
             assertThat(g.nextId()).isGreaterThan(first);
             clock.advance(Duration.ofSeconds(7));
             assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class)
-                    .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.RUNWAY_EXHAUSTED);
+                    .extracting(e -> ((IdUnavailableException) e).reason())
+                            .isEqualTo(Reason.RUNWAY_EXHAUSTED);
             assertThat(g.status().ready()).isFalse();
             clock.advance(Duration.ofSeconds(5));
             step(g);
-            assertThat(g.status().state()).as("store unreachable past the timeout").isEqualTo(LeaseState.LOST);
+            assertThat(g.status().state()).as("store unreachable past the timeout")
+                    .isEqualTo(LeaseState.LOST);
             store.setAvailable(true);
             step(g);
             assertThat(g.status().state()).isEqualTo(LeaseState.ACTIVE);
@@ -202,11 +206,13 @@ class SnowflakeGeneratorTest {
             minted.put("b", new long[] {b.nextId(), b.nextId()});
             // A resumes: its reservation ended long ago, so it cannot mint.
             assertThatThrownBy(a::nextId).isInstanceOf(IdUnavailableException.class)
-                    .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.RUNWAY_EXHAUSTED);
+                    .extracting(e -> ((IdUnavailableException) e).reason())
+                            .isEqualTo(Reason.RUNWAY_EXHAUSTED);
             step(a);
             assertThat(a.status().state()).isEqualTo(LeaseState.LOST);
             step(a);
-            assertThat(a.status().state()).as("pool of one is taken").isEqualTo(LeaseState.ACQUIRING);
+            assertThat(a.status().state()).as("pool of one is taken")
+                    .isEqualTo(LeaseState.ACQUIRING);
             assertThat(a.status().detail()).contains("held");
             IdOracle.assertDisjointHolders(tiny, minted);
         }
@@ -252,7 +258,8 @@ class SnowflakeGeneratorTest {
             assertThat(g.nextId()).isPositive();
             time.advance(ms(10));
             assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class)
-                    .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.TIME_EXHAUSTED);
+                    .extracting(e -> ((IdUnavailableException) e).reason())
+                            .isEqualTo(Reason.TIME_EXHAUSTED);
         }
     }
 
@@ -272,9 +279,12 @@ class SnowflakeGeneratorTest {
 
     @Test
     void builder_rejectsBadSettingsNamingThem() {
-        assertThatThrownBy(() -> Snowflake.newBuilder().layout(Layout.SNOWFLAKE).layout(Layout.REGION))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("layout was already set");
-        assertThatThrownBy(() -> Snowflake.newBuilder().build()).hasMessageContaining("no registry");
+        assertThatThrownBy(() -> Snowflake.newBuilder().layout(Layout.SNOWFLAKE)
+                .layout(Layout.REGION))
+                .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("layout was already set");
+        assertThatThrownBy(() -> Snowflake.newBuilder().build())
+                .hasMessageContaining("no registry");
         assertThatThrownBy(() -> Nodes.manual(registry, time, b -> b.datacenterId(32)))
                 .hasMessageContaining("datacenter 32 does not fit");
         assertThatThrownBy(() -> Nodes.manual(registry, time, b -> b.preferredWorkerId(99)))

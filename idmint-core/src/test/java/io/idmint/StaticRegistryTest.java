@@ -57,7 +57,8 @@ class StaticRegistryTest extends WorkerRegistryContract {
         assertThatThrownBy(() -> connect().claim(request(0, 0)))
                 .isInstanceOf(RegistryException.class)
                 .hasMessageContaining("is corrupt (checksum does not match)")
-                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(RegistryException.Kind.CORRUPT);
+                .extracting(e -> ((RegistryException) e).kind())
+                        .isEqualTo(RegistryException.Kind.CORRUPT);
         Files.writeString(f, "garbage", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> connect().claim(request(0, 0))).hasMessageContaining("corrupt");
     }
@@ -89,7 +90,8 @@ class StaticRegistryTest extends WorkerRegistryContract {
                         .preferredWorkerId(0))) {
             assertThat(g.status().state()).isEqualTo(LeaseState.ACQUIRING);
             assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class)
-                    .extracting(e -> ((IdUnavailableException) e).reason()).isEqualTo(Reason.NO_LEASE);
+                    .extracting(e -> ((IdUnavailableException) e).reason())
+                            .isEqualTo(Reason.NO_LEASE);
         }
         // clock.policy=continue: issues above the HWM at once
         try (WorkerRegistry r = connect();

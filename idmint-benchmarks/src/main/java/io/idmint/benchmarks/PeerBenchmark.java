@@ -71,8 +71,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 public class PeerBenchmark {
 
     /** The generator under test: a name {@link Peer#open} knows. */
-    @Param({"idmint", "idmintStriped", "idmintSegment", "cosidSnowflake", "cosidSegmentChain", "tsid", "hutool",
-        "yitter", "uuidV7", "jdkRandomUuid", "jdkAtomicLong"})
+    @Param({"idmint", "idmintStriped", "idmintSegment", "cosidSnowflake", "cosidSegmentChain",
+        "tsid", "hutool", "yitter", "uuidV7", "jdkRandomUuid", "jdkAtomicLong"})
     public String impl;
 
     Peer peer;

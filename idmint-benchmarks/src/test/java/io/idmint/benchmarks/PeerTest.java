@@ -55,7 +55,8 @@ class PeerTest {
     void open_unknownImpl_namesItAndTheKnownOnes() {
         assertThatThrownBy(() -> Peer.open("leaf"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("unknown impl 'leaf'; known: idmint, idmintStriped, idmintSegment,");
+                .hasMessageStartingWith(
+                        "unknown impl 'leaf'; known: idmint, idmintStriped, idmintSegment,");
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.idmint.segment;
 
-import io.idmint.IdUnavailableException.Reason;
 import io.idmint.IdUnavailableException;
+import io.idmint.IdUnavailableException.Reason;
 import io.idmint.TimeSource;
 import io.idmint.spi.Durations;
 import io.idmint.spi.Range;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.idmint.IdUnavailableException.Reason;
 import io.idmint.IdUnavailableException;
+import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;

@@ -4,8 +4,8 @@ import static io.idmint.segment.SegmentGeneratorTest.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idmint.IdUnavailableException.Reason;
 import io.idmint.IdUnavailableException;
+import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.Range;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRangeStore;

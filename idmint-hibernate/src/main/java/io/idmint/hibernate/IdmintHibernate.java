@@ -18,7 +18,10 @@ public final class IdmintHibernate {
 
     /** Hibernate property: the {@link io.idmint.IdGenerator} behind {@link IdmintId}. */
     public static final String ID_GENERATOR = "idmint.hibernate.id-generator";
-    /** Hibernate property: the {@link io.idmint.segment.SegmentGenerator} behind {@link IdmintSegment}. */
+    /**
+     * Hibernate property: the {@link io.idmint.segment.SegmentGenerator} behind {@link
+     * IdmintSegment}.
+     */
     public static final String SEGMENT_GENERATOR = "idmint.hibernate.segment-generator";
     /** Hibernate property: the {@link io.idmint.spi.RangeStore} that creates missing tags. */
     public static final String RANGE_STORE = "idmint.hibernate.range-store";

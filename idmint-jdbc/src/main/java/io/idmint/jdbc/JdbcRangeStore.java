@@ -2,8 +2,8 @@ package io.idmint.jdbc;
 
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.TagValue;
 import io.idmint.spi.UnknownTagException;

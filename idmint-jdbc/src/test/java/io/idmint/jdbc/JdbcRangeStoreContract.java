@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idmint.segment.RangeStores;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.testkit.RangeStoreContract;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.IdGenerator;
 import io.idmint.Layout;
-import io.idmint.segment.SegmentGenerator;
-import io.idmint.segment.Segments;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
+import io.idmint.segment.SegmentGenerator;
+import io.idmint.segment.Segments;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.InMemoryRangeStore;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -2,8 +2,8 @@ package io.idmint.redis;
 
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.TagValue;
 import io.idmint.spi.UnknownTagException;
@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import javax.net.ssl.SSLParameters;
 import redis.clients.jedis.ConnectionFactory;
 import redis.clients.jedis.ConnectionPoolConfig;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.segment.RangeStores;
 import io.idmint.spi.RangeStore;
-import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

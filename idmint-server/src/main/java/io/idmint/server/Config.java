@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import io.idmint.ClockPolicy;
 import io.idmint.Layout;
+import io.idmint.SequenceStart;
 import io.idmint.segment.SegmentOrder;
 import io.idmint.spi.Durations;
 import java.io.IOException;
@@ -19,8 +20,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * The resolved configuration of one command. Every key is read from its flag, else its
@@ -38,40 +39,12 @@ final class Config {
     /** The environment variable naming the config file. */
     static final String CONFIG_ENV = "IDMINT_CONFIG";
 
-    /** One configuration key: its name, default, help text and parser. */
-    static final class Key<T> {
-        private final String name;
-        private final String defaultValue;
-        private final String valueLabel;
-        private final String description;
-        private final Function<String, T> parser;
-
-        private Key(String name, String defaultValue, String valueLabel, String description,
-                Function<String, T> parser) {
-            this.name = name;
-            this.defaultValue = defaultValue;
-            this.valueLabel = valueLabel;
-            this.description = description;
-            this.parser = parser;
-        }
-
-        /** The dotted name, as the config file writes it. */
-        String name() {
-            return name;
-        }
-
-        /** The default as text, or null when the key has none. */
-        String defaultValue() {
-            return defaultValue;
-        }
-
-        String valueLabel() {
-            return valueLabel;
-        }
-
-        String description() {
-            return description;
-        }
+    /**
+     * One configuration key: its dotted name (as the config file writes it), its default as
+     * text (null when it has none), the label of its value in help, its help text and parser.
+     */
+    record Key<T>(String name, String defaultValue, String valueLabel, String description,
+            Function<String, T> parser) {
 
         /** {@code --} and the name with {@code .} as {@code -}. */
         String flag() {
@@ -84,6 +57,17 @@ final class Config {
 
         T parse(String raw) {
             return parser.apply(raw);
+        }
+
+        // Keys are compared by identity: each is one constant of this class.
+        @Override
+        public boolean equals(Object o) {
+            return this == o;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
         }
 
         @Override
@@ -133,12 +117,11 @@ final class Config {
             "where each tick's sequence starts: zero, or random below sequence.random-span "
                     + "(spreads id mod N at low rates)", ConfigValues::sequenceStart);
     static final Key<Integer> SEQUENCE_RANDOM_SPAN = key("sequence.random-span",
-            Integer.toString(io.idmint.SequenceStart.DEFAULT_RANDOM_SPAN), "N",
+            Integer.toString(SequenceStart.DEFAULT_RANDOM_SPAN), "N",
             "span of a random sequence start, 2 to the layout's IDs per tick; a tick then "
                     + "holds at least IDs per tick - N + 1",
-            ConfigValues.integer(2, io.idmint.SequenceStart.MAX_SPAN,
-                    "a whole number from 2 to " + io.idmint.SequenceStart.MAX_SPAN
-                            + " (and at most the layout's IDs per tick)"));
+            ConfigValues.integer(2, SequenceStart.MAX_SPAN, "a whole number from 2 to "
+                    + SequenceStart.MAX_SPAN + " (and at most the layout's IDs per tick)"));
     static final Key<Duration> LEASE_TTL = key("lease.ttl", "30s", "DURATION",
             "how long the registry keeps a worker without renewal", Durations::parse);
     static final Key<Duration> LEASE_KEEPALIVE = key("lease.keepalive", "10s", "DURATION",
@@ -221,13 +204,13 @@ final class Config {
     /** The keys a command that mints IDs reads. */
     static final List<Key<?>> MINT_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
             REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD,
-            LEASE_TTL, LEASE_KEEPALIVE, LEASE_STORE_TIMEOUT, LEASE_RESERVATION, CODES_KEY,
-            CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER,
-            SEQUENCE_RANDOM_START, SEQUENCE_RANDOM_SPAN);
+            SEQUENCE_RANDOM_START, SEQUENCE_RANDOM_SPAN, LEASE_TTL, LEASE_KEEPALIVE,
+            LEASE_STORE_TIMEOUT, LEASE_RESERVATION, CODES_KEY, CODES_KEY_FILE, CODES_KEY_VERSION,
+            CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER);
 
     /** The keys {@code decode} reads: the layout and the keys that decode codes. */
-    static final List<Key<?>> DECODE_KEYS = List.of(LAYOUT, CODES_KEY, CODES_KEY_FILE,
-            CODES_KEY_VERSION, CODES_OLD_KEYS);
+    static final List<Key<?>> DECODE_KEYS =
+            List.of(LAYOUT, CODES_KEY, CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS);
 
     /** Keys whose values {@code idmint config} never prints. */
     static boolean secret(Key<?> key) {
@@ -237,8 +220,9 @@ final class Config {
     /** The keys {@code serve} reads: the minting keys and the server's own. */
     static final List<Key<?>> SERVE_KEYS = Stream.concat(MINT_KEYS.stream(), Stream.of(WORKERS,
             STATIC_PEERS, HTTP_PORT, GRPC_PORT, BIND, MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN,
-            RATE_LIMIT, SHUTDOWN_GRACE, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
-            SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE, SEGMENT_ORDER))
+            RATE_LIMIT, SHUTDOWN_GRACE, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP,
+            SEGMENT_MAX_STEP, SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE,
+            SEGMENT_ORDER))
             .toList();
 
     private final Map<Key<?>, Object> values;

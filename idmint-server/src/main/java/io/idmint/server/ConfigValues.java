@@ -1,8 +1,8 @@
 package io.idmint.server;
 
 import io.idmint.ClockPolicy;
-import io.idmint.segment.SegmentOrder;
 import io.idmint.formats.Flake128;
+import io.idmint.segment.SegmentOrder;
 import io.idmint.spi.Durations;
 import io.idmint.spi.RangeStore;
 import java.nio.file.Files;

@@ -2,7 +2,6 @@ package io.idmint.server;
 
 import io.idmint.GeneratorListener;
 import io.idmint.GeneratorStatus;
-import io.idmint.LeaseState;
 import io.idmint.micrometer.IdmintMetrics;
 import io.idmint.segment.SegmentStats;
 import io.micrometer.core.instrument.Counter;

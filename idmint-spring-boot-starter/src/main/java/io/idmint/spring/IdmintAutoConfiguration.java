@@ -2,11 +2,11 @@ package io.idmint.spring;
 
 import io.idmint.GeneratorListener;
 import io.idmint.IdGenerator;
-import io.idmint.segment.SegmentGenerator;
 import io.idmint.codes.CodeCodec;
 import io.idmint.codes.Codes;
 import io.idmint.codes.Keys;
 import io.idmint.micrometer.IdmintMetrics;
+import io.idmint.segment.SegmentGenerator;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.WorkerRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

@@ -2,8 +2,8 @@ package io.idmint.spring;
 
 import io.idmint.GeneratorListener;
 import io.idmint.IdGenerator;
-import io.idmint.segment.SegmentGenerator;
 import io.idmint.micrometer.IdmintMetrics;
+import io.idmint.segment.SegmentGenerator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;

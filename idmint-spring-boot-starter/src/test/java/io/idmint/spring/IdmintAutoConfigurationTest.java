@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdGenerator;
 import io.idmint.LeaseState;
-import io.idmint.segment.SegmentGenerator;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
 import io.idmint.codes.CodeCodec;
+import io.idmint.segment.SegmentGenerator;
 import io.idmint.spi.WorkerRegistry;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;

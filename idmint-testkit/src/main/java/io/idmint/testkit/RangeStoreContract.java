@@ -148,7 +148,8 @@ public abstract class RangeStoreContract {
         s.create(tag + "b", 1000, 10);
         s.allocate(tag + "a", 5);
         List<TagInfo> mine = s.tags().stream().filter(t -> t.tag().startsWith(tag)).toList();
-        assertThat(mine).containsExactly(new TagInfo(tag + "a", 6, 10), new TagInfo(tag + "b", 1000, 10));
+        assertThat(mine)
+                .containsExactly(new TagInfo(tag + "a", 6, 10), new TagInfo(tag + "b", 1000, 10));
     }
 
     @Test

@@ -178,13 +178,15 @@ public abstract class WorkerRegistryContract {
         r.release(freed.withToken(r.extend(freed, 9_000)), 8_000);
         List<WorkerRecord> records = connect().list(namespace);
         assertThat(records).extracting(WorkerRecord::workerId).contains(1, 2);
-        WorkerRecord one = records.stream().filter(x -> x.workerId() == 1).findFirst().orElseThrow();
+        WorkerRecord one = records.stream().filter(x -> x.workerId() == 1).findFirst()
+                .orElseThrow();
         assertThat(one.held()).isTrue();
         assertThat(one.holder()).isEqualTo("test/3");
         assertThat(one.hwmMillis()).isEqualTo(7_000);
         assertThat(one.datacenterId()).isEqualTo(1);
         assertThat(one.leaseExpiresMillis()).isPositive();
-        WorkerRecord two = records.stream().filter(x -> x.workerId() == 2).findFirst().orElseThrow();
+        WorkerRecord two = records.stream().filter(x -> x.workerId() == 2).findFirst()
+                .orElseThrow();
         assertThat(two.held()).isFalse();
         assertThat(two.hwmMillis()).isEqualTo(8_000);
         assertThat(connect().list("unused" + namespace)).isEmpty();

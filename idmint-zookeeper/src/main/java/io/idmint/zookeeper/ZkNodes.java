@@ -1,8 +1,8 @@
 package io.idmint.zookeeper;
 
 import io.idmint.spi.Names;
-import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -2,8 +2,8 @@ package io.idmint.zookeeper;
 
 import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
-import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.zookeeper.ZkNodes.Owner;
@@ -17,8 +17,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.KeeperException.Code;
 
 /**
  * Worker IDs leased from ZooKeeper (layout in {@link ZkNodes}). The fencing token is the
