@@ -124,7 +124,7 @@ class PostgresRangeStoreFaultIT {
                     throw new java.util.concurrent.CompletionException(e);
                 }
             });
-            int pid = awaitBackendWaitingOnLock(admin);
+            int pid = awaitBackendWaitingOnLock();
             try (PreparedStatement ps = admin.prepareStatement(
                     "SELECT pg_terminate_backend(?)")) {
                 ps.setInt(1, pid);
@@ -143,18 +143,28 @@ class PostgresRangeStoreFaultIT {
         assertThat(client("2s").allocate(tag, 10).start()).isGreaterThanOrEqualTo(after.end());
     }
 
-    /** The pid of the backend whose UPDATE of idmint_segment waits for a row lock. */
-    private static int awaitBackendWaitingOnLock(Connection admin) throws Exception {
+    /**
+     * The pid of the backend whose UPDATE of idmint_segment waits for a row lock. Asked on a
+     * connection of its own in autocommit: PostgreSQL keeps one snapshot of pg_stat_activity
+     * per transaction, so polling inside the lock holder's transaction would see the first
+     * answer forever (regression: that made this test fail whenever its first poll came before
+     * the UPDATE had begun to wait).
+     */
+    private static int awaitBackendWaitingOnLock() throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (System.nanoTime() < deadline) {
-            try (PreparedStatement ps = admin.prepareStatement("SELECT pid FROM pg_stat_activity"
-                    + " WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE idmint_segment%'");
-                    ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    return rs.getInt(1);
+        try (Connection watcher = DriverManager.getConnection(pg.url())) {
+            watcher.setAutoCommit(true);
+            while (System.nanoTime() < deadline) {
+                try (PreparedStatement ps = watcher.prepareStatement("SELECT pid FROM "
+                        + "pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE "
+                        + "'UPDATE idmint_segment%'");
+                        ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return rs.getInt(1);
+                    }
                 }
+                Thread.sleep(20);
             }
-            Thread.sleep(20);
         }
         throw new AssertionError("no allocation waited on the held row");
     }
