@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,7 +104,10 @@ class ShardIdFunctionIT {
         }
     }
 
-    /** Other field orders and ticks: the shifts and the tick come from the layout. */
+    /**
+     * Other field orders and ticks: the shifts and the tick come from the layout. Each in a
+     * database of its own: one layout per database.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"time=41,sequence=10,shard=12",
         "time=38,shard=13,sequence=12,tick=10ms"})
@@ -111,11 +115,12 @@ class ShardIdFunctionIT {
             throws Exception {
         Layout layout = Layout.parse(spec);
         String schema = "custom_" + layout.tickMillis();
-        int shard = 40 + (int) layout.tickMillis(); // one shard per schema: the registry's rule
-        install(pg.url(), ShardIdFunction.of(layout, schema, shard, 8, WAIT));
+        String url = pg.createDatabase(schema);
+        int shard = 40 + (int) layout.tickMillis();
+        install(url, ShardIdFunction.of(layout, schema, shard, 8, WAIT));
         long start = System.currentTimeMillis();
 
-        long[] ids = mint(pg.url(), schema + ".next_id", 3_000);
+        long[] ids = mint(url, schema + ".next_id", 3_000);
 
         long end = System.currentTimeMillis();
         IdOracle.assertStrictlyIncreasing(ids);
@@ -188,7 +193,7 @@ class ShardIdFunctionIT {
                 .hasMessageContaining("shard 20 is registered to schema taken_a");
         assertThatThrownBy(() -> install(pg.url(), function(Layout.parse(
                 "instagram,epoch=2025-01-01T00:00:00Z"), "taken_a", 20)))
-                .hasMessageContaining("shard 20 is registered to schema taken_a with layout "
+                .hasMessageContaining("this database's shards use layout "
                         + Layout.INSTAGRAM.spec());
         try (Connection c = DriverManager.getConnection(pg.url())) {
             assertThat(ShardIdFunctions.configuredShard(c, "taken_a")).hasValue(20);
@@ -243,5 +248,120 @@ class ShardIdFunctionIT {
             assertThat(ShardIdFunctions.verify(c, f).problems())
                     .contains("no function mismatch.next_id() is installed");
         }
+    }
+
+    /**
+     * Regression: shards of two layouts in one database mint the same ID ({@code instagram}
+     * shard 0 sequence 41 is {@code time=41,sequence=10,shard=12} shard 41 sequence 0), so the
+     * install refuses a second layout, naming the first.
+     */
+    @Test
+    void anotherLayoutInTheDatabase_isRefusedNamingTheRegisteredOne_andNothingIsCreated()
+            throws Exception {
+        Layout other = Layout.parse("time=41,sequence=10,shard=12");
+        long tick = Layout.INSTAGRAM.tickOf(System.currentTimeMillis());
+        assertThat(other.compose(tick, 0, 0, 41, 0))
+                .as("the collision the rule prevents")
+                .isEqualTo(Layout.INSTAGRAM.compose(tick, 0, 0, 0, 41));
+        String url = pg.createDatabase("mixed");
+        install(url, function(Layout.INSTAGRAM, "ig_0", 0));
+
+        assertThatThrownBy(() -> install(url, function(other, "other_41", 41)))
+                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState())
+                        .isEqualTo(ShardIdFunction.NOT_REGISTERED))
+                .hasMessageContaining("cannot register shard 41 for schema other_41 with layout "
+                        + other.spec() + ": this database's shards use layout "
+                        + Layout.INSTAGRAM.spec() + " (shard 0 in schema ig_0)")
+                .hasMessageContaining("install this layout in another database");
+        assertThatThrownBy(() -> install(url, function(Layout.parse(
+                "instagram,tick=2ms"), "ig_1", 1)))
+                .hasMessageContaining("this database's shards use layout "
+                        + Layout.INSTAGRAM.spec());
+        assertRegistry(url, "0 ig_0 " + Layout.INSTAGRAM.spec());
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_namespace "
+                        + "WHERE nspname IN ('other_41', 'ig_1')")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("no half-done install").isZero();
+        }
+        install(url, function(Layout.INSTAGRAM, "ig_1", 1)); // the registered layout: welcome
+    }
+
+    /** An install of another layout waits for one in progress, then sees its layout. */
+    @Test
+    void concurrentInstallOfAnotherLayout_waitsForTheFirst_thenIsRefused() throws Exception {
+        String url = pg.createDatabase("raced");
+        install(url, function(Layout.INSTAGRAM, "seed", 0));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection first = DriverManager.getConnection(url);
+                Connection admin = DriverManager.getConnection(url);
+                Statement s = first.createStatement()) {
+            s.execute("DELETE FROM idmint.shard"); // an empty registry: no layout yet
+            first.setAutoCommit(false);
+            for (String sql : function(Layout.INSTAGRAM, "first", 1).statements()) {
+                s.execute(sql);
+            }
+            Future<?> second = pool.submit(() -> {
+                install(url, function(Layout.parse("time=41,sequence=10,shard=12"),
+                        "second", 41));
+                return null;
+            });
+            awaitInstallWaitingOnLock(admin);
+            first.commit();
+
+            assertThatThrownBy(second::get).hasRootCauseInstanceOf(SQLException.class)
+                    .rootCause().hasMessageContaining("this database's shards use layout "
+                            + Layout.INSTAGRAM.spec() + " (shard 1 in schema first)");
+        } finally {
+            pool.shutdown();
+        }
+        assertRegistry(url, "1 first " + Layout.INSTAGRAM.spec());
+    }
+
+    /** A database installed before the one-layout rule may hold two: verify says so. */
+    @Test
+    void verify_reportsARegistryOfTwoLayouts() throws Exception {
+        String url = pg.createDatabase("legacy");
+        ShardIdFunction f = function(Layout.INSTAGRAM, "legacy_0", 0);
+        install(url, f);
+        Layout other = Layout.parse("time=41,sequence=10,shard=12");
+        try (Connection c = DriverManager.getConnection(url)) {
+            try (Statement s = c.createStatement()) { // what an install before the rule left
+                s.execute("INSERT INTO idmint.shard (shard, schema_name, layout) "
+                        + "VALUES (41, 'legacy_41', '" + other.spec() + "')");
+            }
+            assertThat(ShardIdFunctions.verify(c, f).problems()).singleElement().asString()
+                    .contains("the shard registry idmint.shard holds 2 layouts ("
+                            + Layout.INSTAGRAM.spec() + ": shards 0 (legacy_0); " + other.spec()
+                            + ": shards 41 (legacy_41))")
+                    .contains("move the others' functions to another database");
+        }
+    }
+
+    private static void assertRegistry(String url, String... rows) throws SQLException {
+        List<String> found = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT shard || ' ' || schema_name || ' ' || "
+                        + "layout FROM idmint.shard ORDER BY shard")) {
+            while (rs.next()) {
+                found.add(rs.getString(1));
+            }
+        }
+        assertThat(found).containsExactly(rows);
+    }
+
+    private static void awaitInstallWaitingOnLock(Connection admin) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                            + "AND datname = current_database()")) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the second install never waited on the first's lock");
     }
 }

@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -94,7 +95,20 @@ final class TestDatabases {
         }
 
         String url() {
-            return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
+            return url("postgres");
+        }
+
+        /** Creates a database of its own on this server, such as for another layout. */
+        String createDatabase(String name) throws SQLException {
+            try (Connection c = DriverManager.getConnection(url());
+                    Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE " + name);
+            }
+            return url(name);
+        }
+
+        private String url(String database) {
+            return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
         }
 
         /**

@@ -32,11 +32,24 @@ class SqlCommandIT {
     }
 
     private static String url() {
-        return "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres?user=postgres";
+        return url("postgres");
     }
 
-    private static long mint(String function) throws Exception {
+    private static String url(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/" + database + "?user=postgres";
+    }
+
+    /** A database of its own, for a layout other than the default one the others use. */
+    private static String createDatabase(String name) throws Exception {
         try (Connection c = DriverManager.getConnection(url());
+                Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        }
+        return url(name);
+    }
+
+    private static long mint(String url, String function) throws Exception {
+        try (Connection c = DriverManager.getConnection(url);
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT " + function + "()")) {
             rs.next();
@@ -46,20 +59,21 @@ class SqlCommandIT {
 
     @Test
     void install_thenVerify_thenDecodeReadsTheShardAndTime() throws Exception {
+        String url = createDatabase("epoch_2025");
         Cli.Result install = Cli.run("sql", "install", "--layout", "instagram", "--epoch", EPOCH,
-                "--schema", "orders_7", "--shard", "7", "--jdbc-url", url());
+                "--schema", "orders_7", "--shard", "7", "--jdbc-url", url);
         assertThat(install.exitCode()).as(install.err()).isZero();
         assertThat(install.err()).contains("installed orders_7.next_id() for shard 7");
 
         // The shard is now the schema's configured one: verify needs no --shard.
         Cli.Result verify = Cli.run("sql", "verify", "--layout", "instagram", "--epoch", EPOCH,
-                "--schema", "orders_7", "--jdbc-url", url());
+                "--schema", "orders_7", "--jdbc-url", url);
         assertThat(verify.exitCode()).as(verify.err()).isZero();
         assertThat(verify.out()).startsWith("ok: orders_7.next_id() matches shard 7")
                 .contains("decodes to shard 7");
 
         long before = System.currentTimeMillis();
-        long id = mint("orders_7.next_id");
+        long id = mint(url, "orders_7.next_id");
         Cli.Result decode = Cli.run("decode", "--layout", "instagram,epoch=" + EPOCH,
                 Long.toString(id));
         assertThat(decode.exitCode()).as(decode.err()).isZero();
@@ -92,6 +106,22 @@ class SqlCommandIT {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).startsWith("idmint: cannot register shard 9 for schema owner_b")
                 .contains("shard 9 is registered to schema owner_a");
+    }
+
+    @Test
+    void install_ofAnotherLayoutThanTheDatabases_exits2NamingTheRegisteredLayout() {
+        assertThat(Cli.run("sql", "install", "--layout", "instagram", "--schema", "layout_a",
+                "--shard", "11", "--jdbc-url", url()).exitCode()).isZero();
+
+        Cli.Result r = Cli.run("sql", "install", "--layout", "instagram", "--epoch", EPOCH,
+                "--schema", "layout_b", "--shard", "12", "--jdbc-url", url());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).startsWith("idmint: cannot register shard 12 for schema layout_b "
+                + "with layout time=41,shard=13,sequence=9,tick=1ms,epoch=" + EPOCH
+                + ": this database's shards use layout time=41,shard=13,sequence=9,tick=1ms,"
+                + "epoch=2026-01-01T00:00:00Z (shard ")
+                .contains("install this layout in another database");
     }
 
     @Test

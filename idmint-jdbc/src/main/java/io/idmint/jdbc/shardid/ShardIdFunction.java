@@ -2,6 +2,7 @@ package io.idmint.jdbc.shardid;
 
 import io.idmint.Layout;
 import io.idmint.Layout.Field;
+import io.idmint.spi.Durations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -19,6 +20,11 @@ import java.util.regex.Pattern;
  * that wraps within one tick waits for the next tick; a clock more than the maximum wait behind
  * the mark (stepped back, or a promoted replica whose clock is behind) raises SQLSTATE
  * {@code IDM01} instead of issuing. IDs are therefore strictly increasing per shard per database.
+ *
+ * <p>Shards differ in the shard field only if they share a layout: {@code instagram} shard 0
+ * sequence 41 and {@code time=41,sequence=10,shard=12} shard 41 sequence 0 are one ID. So the
+ * registry holds one layout per database (epoch and tick included), and the install refuses
+ * any other ({@code docs/design.md}, "IDs minted in PostgreSQL").
  *
  * <p>A value: validation happens in {@link #of}, and {@link #statements()} is the whole install,
  * to run in one transaction.
@@ -100,7 +106,7 @@ public final class ShardIdFunction {
         }
         if (maxWait.isNegative() || maxWait.compareTo(MAX_WAIT_LIMIT) > 0) {
             throw new IllegalArgumentException("clock.max-wait must be between 0 and 10s, got "
-                    + maxWait);
+                    + Durations.format(maxWait));
         }
         return new ShardIdFunction(layout, schema, shard, modulus, maxWait.toMillis());
     }
@@ -155,12 +161,25 @@ public final class ShardIdFunction {
                         + "    schema_name text NOT NULL UNIQUE,\n"
                         + "    layout text NOT NULL,\n"
                         + "    installed_at timestamptz NOT NULL DEFAULT now())",
-                // Two installs at once: the second waits, then sees the first's row.
+                // Two installs at once: the second waits, then sees the first's row (and
+                // its layout).
                 "LOCK TABLE " + REGISTRY_SCHEMA + ".shard IN SHARE ROW EXCLUSIVE MODE",
                 "INSERT INTO " + REGISTRY_SCHEMA + ".shard (shard, schema_name, layout)\n"
                         + "    VALUES (" + shard + ", '" + schema + "', '" + spec + "')\n"
                         + "    ON CONFLICT DO NOTHING",
                 "DO $check$\nDECLARE\n    r record;\nBEGIN\n"
+                        // One layout per database: shards of two layouts can mint one ID.
+                        + "    SELECT * INTO r FROM " + REGISTRY_SCHEMA + ".shard\n"
+                        + "        WHERE layout <> '" + spec + "' ORDER BY shard LIMIT 1;\n"
+                        + "    IF FOUND THEN\n"
+                        + "        RAISE EXCEPTION 'idmint: cannot register shard " + shard
+                        + " for schema " + schema + " with layout " + spec
+                        + ": this database''s shards use layout % (shard % in schema %), and "
+                        + "shards of two layouts in one database can mint the same ID; install "
+                        + "this layout in another database, or use layout %',\n"
+                        + "            r.layout, r.shard, r.schema_name, r.layout\n"
+                        + "            USING ERRCODE = '" + NOT_REGISTERED + "';\n"
+                        + "    END IF;\n"
                         + "    SELECT * INTO r FROM " + REGISTRY_SCHEMA + ".shard\n"
                         + "        WHERE (shard = " + shard + " OR schema_name = '" + schema
                         + "')\n"
@@ -248,6 +267,7 @@ public final class ShardIdFunction {
                 + "issued on shard % (%); refusing rather than risk a duplicate', behind_ms,\n"
                 + "                shard_id, hwm USING ERRCODE = '" + CLOCK_BEHIND + "';\n"
                 + "        END IF;\n"
+                + "        PERFORM pg_sleep(0.0005); -- wait without burning a core\n"
                 + "    END LOOP;\n"
                 + "    PERFORM setval('" + hwmName() + "', id);\n"
                 + "    RETURN id;\n"

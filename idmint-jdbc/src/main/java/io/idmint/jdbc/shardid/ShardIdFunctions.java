@@ -122,6 +122,7 @@ public final class ShardIdFunctions {
                     + ".shard does not exist");
             return;
         }
+        checkOneLayout(c, problems);
         try (PreparedStatement ps = c.prepareStatement("SELECT shard, layout FROM "
                 + ShardIdFunction.REGISTRY_SCHEMA + ".shard WHERE schema_name = ?")) {
             ps.setString(1, f.schema());
@@ -140,6 +141,24 @@ public final class ShardIdFunctions {
                             + rs.getString(2) + ", expected " + f.layout().spec());
                 }
             }
+        }
+    }
+
+    /** A registry of more than one layout (installed before the install refused that). */
+    private static void checkOneLayout(Connection c, List<String> problems) throws SQLException {
+        List<String> layouts = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT layout, "
+                + "string_agg(shard || ' (' || schema_name || ')', ', ' ORDER BY shard) FROM "
+                + ShardIdFunction.REGISTRY_SCHEMA + ".shard GROUP BY layout ORDER BY min(shard)")) {
+            while (rs.next()) {
+                layouts.add(rs.getString(1) + ": shards " + rs.getString(2));
+            }
+        }
+        if (layouts.size() > 1) {
+            problems.add("the shard registry " + ShardIdFunction.REGISTRY_SCHEMA + ".shard holds "
+                    + layouts.size() + " layouts (" + String.join("; ", layouts) + "); shards of "
+                    + "two layouts in one database can mint the same ID: keep the shards of one "
+                    + "layout here and move the others' functions to another database");
         }
     }
 
