@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Reads the query string of a request, strictly: every route takes a few named parameters, and
- * an unknown, repeated or badly encoded parameter is an error naming it, never ignored.
+ * an unknown, repeated or badly encoded parameter is an error naming it (an
+ * {@link ApiException}, BAD_PARAMETER), never ignored.
  */
 final class Query {
 
@@ -19,7 +20,7 @@ final class Query {
      * The value of {@code name}, or null when the query does not have it.
      *
      * @param raw the raw query string (after {@code ?}), or null when the URI has none
-     * @throws IllegalArgumentException on another parameter, a repeated one, or bad encoding
+     * @throws ApiException BAD_PARAMETER on another parameter, a repeated one, or bad encoding
      */
     static String param(String raw, String name) {
         return params(raw, name).get(name);
@@ -29,7 +30,7 @@ final class Query {
      * The values of the parameters given, by name (absent ones are not in the map).
      *
      * @param names the parameters the endpoint takes
-     * @throws IllegalArgumentException on another parameter, a repeated one, or bad encoding
+     * @throws ApiException BAD_PARAMETER on another parameter, a repeated one, or bad encoding
      */
     static Map<String, String> params(String raw, String... names) {
         if (raw == null || raw.isEmpty()) {
@@ -47,11 +48,11 @@ final class Query {
                 boolean hasValue = eq >= 0 && eq < end;
                 String key = decode(raw.substring(start, hasValue ? eq : end));
                 if (!List.of(names).contains(key)) {
-                    throw new IllegalArgumentException("unknown query parameter '" + key
+                    throw new ApiException(Problem.BAD_PARAMETER, "unknown query parameter '" + key
                             + "'; this endpoint takes only " + String.join(" and ", names));
                 }
                 if (values.put(key, hasValue ? decode(raw.substring(eq + 1, end)) : "") != null) {
-                    throw new IllegalArgumentException("query parameter " + key
+                    throw new ApiException(Problem.BAD_PARAMETER, "query parameter " + key
                             + " is given more than once");
                 }
             }
@@ -63,7 +64,7 @@ final class Query {
     /**
      * Checks that there are no parameters.
      *
-     * @throws IllegalArgumentException naming the first one
+     * @throws ApiException BAD_PARAMETER naming the first one
      */
     static void none(String raw) {
         if (raw == null) {
@@ -77,7 +78,7 @@ final class Query {
             int end = raw.indexOf('&', start);
             String first = raw.substring(start, end < 0 ? raw.length() : end);
             int eq = first.indexOf('=');
-            throw new IllegalArgumentException("unknown query parameter '"
+            throw new ApiException(Problem.BAD_PARAMETER, "unknown query parameter '"
                     + decode(eq < 0 ? first : first.substring(0, eq))
                     + "'; this endpoint takes no parameters");
         }
@@ -96,7 +97,7 @@ final class Query {
         try {
             return URLDecoder.decode(s, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("bad percent-encoding in '" + s + "'", e);
+            throw new ApiException(Problem.BAD_PARAMETER, "bad percent-encoding in '" + s + "'");
         }
     }
 }

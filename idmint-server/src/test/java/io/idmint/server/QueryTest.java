@@ -39,7 +39,7 @@ class QueryTest {
     @Test
     void param_unknown_namesIt() {
         assertThatThrownBy(() -> Query.param("count=1&cnt=2", "count"))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ApiException.class)
                 .hasMessage("unknown query parameter 'cnt'; this endpoint takes only count");
         assertThatThrownBy(() -> Query.param("=1", "count"))
                 .hasMessageContaining("unknown query parameter ''");
