@@ -100,8 +100,13 @@ class HwmLeaseTest {
     void close_endsEveryMaintenanceLoop_withoutInterrupting() throws Exception {
         ManualTimeSource clock = new ManualTimeSource(T0);
         List<Thread> loops = new CopyOnWriteArrayList<>();
+        List<Boolean> interrupted = new CopyOnWriteArrayList<>();
         Executor threads = task -> {
-            Thread t = new Thread(task, "test-lease-loop");
+            Thread t = new Thread(() -> {
+                task.run();
+                // An interrupt ending the loop leaves the flag set (the loop restores it).
+                interrupted.add(Thread.currentThread().isInterrupted());
+            }, "test-lease-loop");
             loops.add(t);
             t.start();
         };
@@ -114,6 +119,8 @@ class HwmLeaseTest {
             t.join(10_000);
             assertThat(t.isAlive()).as("loop still running after close").isFalse();
         }
+        assertThat(interrupted).as("each loop's interrupt flag when it ended")
+                .containsExactly(false, false);
         assertThat(g.status().state()).isEqualTo(LeaseState.RELEASED);
     }
 

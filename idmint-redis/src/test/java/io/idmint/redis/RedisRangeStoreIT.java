@@ -125,10 +125,12 @@ class RedisRangeStoreIT {
         RangeStore s = client(redis.uri("/it?timeout=300ms"));
         s.create(tag, 1, 10);
         assertThat(s.allocate(tag, 10)).isEqualTo(new Range(1, 11));
-        // The server sleeps 1.5 s; our script waits in its queue, then runs after the timeout.
+        // The server sleeps 3 s; our script waits in its queue, then runs after the timeout.
         CompletableFuture<Void> sleep = CompletableFuture.runAsync(() -> {
             try (Jedis j = redis.jedis()) {
-                j.sendCommand(DEBUG, "SLEEP", "1.5");
+                j.ping(); // connected, so that the longer timeout applies to its socket
+                j.getConnection().setSoTimeout(10_000); // the answer comes after the 3 s
+                j.sendCommand(DEBUG, "SLEEP", "3");
             }
         });
         awaitAsleep();
@@ -198,12 +200,14 @@ class RedisRangeStoreIT {
 
     /**
      * Waits until the server is inside DEBUG SLEEP: it answers PINGs on another connection until
-     * then, and none while it sleeps (a PING unanswered for 250 ms, far below the 1.5 s).
+     * then, and none while it sleeps. A PING unanswered for 1 s is taken as asleep: a merely slow
+     * answer on a loaded machine is far quicker than that, and the 3 s sleep then has at least
+     * 2 s to run, far above the 300 ms timeout of the allocate that follows.
      */
     private static void awaitAsleep() {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (true) {
-            try (Jedis probe = new Jedis("127.0.0.1", redis.port(), 250)) {
+            try (Jedis probe = new Jedis("127.0.0.1", redis.port(), 1000)) {
                 probe.ping();
             } catch (JedisConnectionException asleep) {
                 return;

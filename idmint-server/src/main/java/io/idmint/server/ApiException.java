@@ -37,8 +37,16 @@ final class ApiException extends RuntimeException {
     }
 
     /**
+     * A parse step's refusal of the caller's input: BAD_PARAMETER with its message. Only parse
+     * steps map an {@link IllegalArgumentException} so; one from minting or rendering is a bug.
+     */
+    static ApiException badParameter(IllegalArgumentException e) {
+        return new ApiException(Problem.BAD_PARAMETER, e.getMessage());
+    }
+
+    /**
      * What a failure of the minting or segment layer means to a caller, or null when it is not
-     * the caller's to know (a bug: an internal error).
+     * the caller's to know (a bug: an internal error, even an {@link IllegalArgumentException}).
      */
     static ApiException of(Throwable e) {
         if (e instanceof ApiException a) {
@@ -52,9 +60,6 @@ final class ApiException extends RuntimeException {
         }
         if (e instanceof UnknownTagException) {
             return new ApiException(Problem.UNKNOWN_TAG, e.getMessage());
-        }
-        if (e instanceof IllegalArgumentException) {
-            return new ApiException(Problem.BAD_PARAMETER, e.getMessage());
         }
         if (e instanceof IdUnavailableException u) {
             return new ApiException(Problem.NOT_READY, u.getMessage() + " (" + u.reason() + ")",

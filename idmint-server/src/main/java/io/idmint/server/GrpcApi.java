@@ -160,7 +160,13 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             if (!request.hasId()) {
                 throw new ApiException(Problem.BAD_PARAMETER, "missing id: set DecodeRequest.id");
             }
-            return parts(service.decode(request.getId())).build();
+            IdParts parts;
+            try {
+                parts = service.decode(request.getId());
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badParameter(e);
+            }
+            return parts(parts).build();
         });
     }
 
@@ -184,7 +190,12 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         unary(out, () -> {
             String code = RequestPipeline.required(request.getCode(),
                     "missing code: set DecodeCodeRequest.code");
-            Formats.DecodedCode d = formats.decodeCode(code, service.layout());
+            Formats.DecodedCode d;
+            try {
+                d = formats.decodeCode(code, service.layout());
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badParameter(e);
+            }
             return parts(d.parts()).setCode(d.code()).setKeyVersion(d.keyVersion()).build();
         });
     }
@@ -232,7 +243,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             StreamObserver<NextIdsResponse> out) {
         unary(out, () -> {
             SegmentService s = segments();
-            SegmentService.checkTag(request.getTag());
+            RequestPipeline.check(() -> SegmentService.checkTag(request.getTag()));
             long n = capped(RequestPipeline.count(request.hasCount(), request.getCount(),
                     s.maxCount()), ID_BYTES, "NextSegmentIds", "and call again for more");
             pipeline.charge(GrpcCallers.current(), n);
@@ -243,9 +254,13 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     @Override
     public void createSegment(CreateSegmentRequest request, StreamObserver<SegmentTag> out) {
-        unary(out, () -> tag(segments().create(request.getTag(),
-                request.hasStart() ? request.getStart() : null,
-                request.hasStep() ? request.getStep() : null)));
+        unary(out, () -> {
+            String tag = request.getTag();
+            Long start = request.hasStart() ? request.getStart() : null;
+            Long step = request.hasStep() ? request.getStep() : null;
+            RequestPipeline.check(() -> segments().checkCreate(tag, start, step));
+            return tag(segments().create(tag, start, step));
+        });
     }
 
     @Override

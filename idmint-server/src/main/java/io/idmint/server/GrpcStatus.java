@@ -30,6 +30,8 @@ import io.grpc.StatusRuntimeException;
  */
 final class GrpcStatus {
 
+    private static final System.Logger LOG = System.getLogger(GrpcStatus.class.getName());
+
     private GrpcStatus() {
     }
 
@@ -40,6 +42,7 @@ final class GrpcStatus {
         }
         ApiException refused = ApiException.of(e);
         if (refused == null) {
+            LOG.log(System.Logger.Level.ERROR, "internal error answering a gRPC call", e);
             return Status.INTERNAL.withDescription(e.toString()).withCause(e)
                     .asRuntimeException();
         }

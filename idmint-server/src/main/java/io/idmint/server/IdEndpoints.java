@@ -107,7 +107,7 @@ final class IdEndpoints {
             format = params.get("format");
         }
         if (format != null) {
-            IdCodec.named(format);
+            RequestPipeline.check(() -> IdCodec.named(format));
         }
         RequestPipeline.required(text, inPath
                 ? "missing id: the path must end in /api/v1/ids/{id}"

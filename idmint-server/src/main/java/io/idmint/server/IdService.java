@@ -10,8 +10,9 @@ import java.util.function.LongConsumer;
 
 /**
  * What every transport mints snowflake IDs with, once (the mint step of the
- * {@link RequestPipeline}). Bad input throws {@link IllegalArgumentException} with a message
- * naming it (HTTP 400, gRPC INVALID_ARGUMENT); no ID available throws
+ * {@link RequestPipeline}). The parse steps check the caller's input first; an
+ * {@link IllegalArgumentException} from here is then a bug (HTTP 500, gRPC INTERNAL), except
+ * from {@link #decode}, which its callers map to 400 / INVALID_ARGUMENT. No ID available throws
  * {@link IdUnavailableException} (HTTP 503 + Retry-After, gRPC UNAVAILABLE). A rejected call
  * issues nothing.
  */

@@ -57,8 +57,8 @@ final class OpsEndpoints {
             } else {
                 Query.none(req.query());
             }
-        } catch (IllegalArgumentException e) {
-            return Responses.problem(res, Problem.BAD_PARAMETER, e.getMessage());
+        } catch (ApiException e) {
+            return Responses.problem(res, e.problem(), e.getMessage());
         }
         switch (route) {
             case LIVE:

@@ -5,6 +5,7 @@ import io.idmint.IdGenerator;
 import io.idmint.IdUnavailableException;
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.Layout;
+import io.idmint.spi.Durations;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -25,10 +26,12 @@ import java.util.concurrent.TimeUnit;
  * node's worker in its data directory, so it is unique on <em>one host only</em>: two hosts
  * started with a copied configuration hold the same worker and mint the same IDs. With the other
  * nodes' HTTP addresses this generator asks each one's {@code /api/v1/status} at start and every
- * {@link #PERIOD}; while a peer holds a (datacenter, worker) of this node in the same layout, it
- * issues nothing and is not ready, and its status names both nodes. A peer that does not answer
- * is no clash (it may not be up yet); a node listed as its own peer is recognised and skipped.
- * See docs/registries.md.
+ * {@link #PERIOD}; while a peer holds a (datacenter, worker) of this node, or uses another
+ * layout, it issues nothing and is not ready, and its status names both nodes. It issues nothing
+ * either until a check has seen every peer answer with no clash, or until a check that began a
+ * full {@link #PERIOD} after start (a peer silent that long is taken to be down, not starting):
+ * two nodes started together are not ready before either has listened. A node listed as its own
+ * peer is recognised and skipped. See docs/registries.md, "Peer check".
  */
 final class PeerCheck implements IdGenerator {
 
@@ -48,11 +51,15 @@ final class PeerCheck implements IdGenerator {
                 t.setDaemon(true);
                 return t;
             });
-    /** Why this node refuses to issue, or null while no peer clashes. */
-    private volatile String clash;
+    private final long started = System.nanoTime();
+    /** Why this node refuses to issue (a clash, or no check decided yet), or null. */
+    private volatile String refusal;
+    /** True until a check has decided (every peer answered, or a full period has passed). */
+    private volatile boolean pending = true;
 
     /**
-     * Checks once, then every {@link #PERIOD}.
+     * Checks at once (in the background), then every {@link #PERIOD}; not ready until a check
+     * decides.
      *
      * @param self how this node is named in messages (host and data directory)
      * @param nodeId this process's ID in {@code /api/v1/status}, to skip itself in the list
@@ -64,9 +71,10 @@ final class PeerCheck implements IdGenerator {
         this.self = self;
         this.nodeId = nodeId;
         this.token = token;
-        check();
-        timer.scheduleWithFixedDelay(this::check, PERIOD.toMillis(), PERIOD.toMillis(),
-                TimeUnit.MILLISECONDS);
+        this.refusal = "peer check pending: issuing nothing until every peer (" + String.join(
+                ", ", this.peers) + ") has answered with no clash, or for "
+                + Durations.format(PERIOD) + " after start";
+        timer.scheduleWithFixedDelay(this::check, 0, PERIOD.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** {@code host:port,…} as {@code static.peers} takes it. */
@@ -87,17 +95,38 @@ final class PeerCheck implements IdGenerator {
         return out;
     }
 
-    /** Asks every peer; sets or clears the clash and logs when it changes. */
+    /**
+     * Asks every peer; sets or clears the clash and logs when it changes. The same (datacenter,
+     * worker) is a clash whatever the layouts, and so is a peer in another layout at all: a
+     * fleet shares one layout, and IDs of two layouts can be equal whatever their workers (other
+     * widths overlap one worker's bits with another's sequence).
+     */
     void check() {
+        long began = System.nanoTime();
         GeneratorStatus mine = ids.status();
-        Set<String> held = identities(mine.layout().spec(), mine.workers().stream()
+        String layout = mine.layout().spec();
+        Set<String> held = identities(layout, mine.workers().stream()
                 .filter(w -> w.workerId() >= 0)
                 .map(w -> new int[] {w.datacenterId(), w.workerId()}).toList());
         String found = null;
+        List<String> silent = new ArrayList<>();
         for (String peer : peers) {
             JsonObject s = status(peer);
-            if (s == null || nodeId.equals(s.getString("node"))) {
+            if (s == null) {
+                silent.add(peer);
                 continue;
+            }
+            if (nodeId.equals(s.getString("node"))) {
+                continue;
+            }
+            String theirLayout = s.getString("layout_spec", "");
+            String them = "peer " + peer + " (" + s.getString("node_name", "?") + ")";
+            if (!theirLayout.equals(layout)) {
+                found = "peer clash: " + them + " uses layout " + theirLayout + " and this node ("
+                        + self + ") layout " + layout + "; a fleet shares one layout: IDs of two "
+                        + "layouts can be equal whatever their workers: give every node the "
+                        + "same --layout";
+                break;
             }
             List<int[]> theirs = new ArrayList<>();
             JsonArray workers = s.getJsonArray("workers", new JsonArray());
@@ -107,25 +136,32 @@ final class PeerCheck implements IdGenerator {
                     theirs.add(new int[] {w.getInteger("datacenter"), w.getInteger("worker")});
                 }
             }
-            Set<String> both = identities(s.getString("layout_spec", ""), theirs);
+            Set<String> both = identities(layout, theirs);
             both.retainAll(held);
             if (!both.isEmpty()) {
                 found = "peer clash: " + String.join(", ", both) + " is held both by this node ("
-                        + self + ") and by peer " + peer + " (" + s.getString("node_name", "?")
-                        + "); the static: registry keeps workers unique on one host only, and "
-                        + "two nodes with one worker mint the same IDs: give each node its own "
-                        + "--worker (or --datacenter), or use a shared registry (etcd://, zk://, "
-                        + "jdbc:)";
+                        + self + ") and by " + them + "; the static: registry keeps workers "
+                        + "unique on one host only, and two nodes with one worker mint the same "
+                        + "IDs: give each node its own --worker (or --datacenter), or use a "
+                        + "shared registry (etcd://, zk://, jdbc:)";
                 break;
             }
         }
-        if (found != null && !found.equals(clash)) {
-            LOG.log(System.Logger.Level.ERROR, "NOT READY: " + found);
-        } else if (found == null && clash != null) {
-            LOG.log(System.Logger.Level.INFO, "peer clash resolved: no peer holds this node's "
-                    + "worker any more");
+        if (found == null && pending && !silent.isEmpty()
+                && began - started < PERIOD.toNanos()) {
+            LOG.log(System.Logger.Level.DEBUG, "peer check pending: no answer yet from "
+                    + String.join(", ", silent));
+            return;
         }
-        clash = found;
+        String was = refusal;
+        if (found != null && !found.equals(was)) {
+            LOG.log(System.Logger.Level.ERROR, "NOT READY: " + found);
+        } else if (found == null && was != null && !pending) {
+            LOG.log(System.Logger.Level.INFO, "peer clash resolved: no peer holds this node's "
+                    + "worker or uses another layout any more");
+        }
+        refusal = found;
+        pending = false;
     }
 
     private static Set<String> identities(String layout, List<int[]> workers) {
@@ -156,7 +192,7 @@ final class PeerCheck implements IdGenerator {
     }
 
     private void refuseOnClash() {
-        String why = clash;
+        String why = refusal;
         if (why != null) {
             throw new IdUnavailableException(Reason.NO_LEASE, why, PERIOD);
         }
@@ -191,11 +227,11 @@ final class PeerCheck implements IdGenerator {
         return ids.layout();
     }
 
-    /** The generator's status; not ready (no runway, the clash as detail) while one clashes. */
+    /** The generator's status; not ready (no runway, the reason as detail) while it refuses. */
     @Override
     public GeneratorStatus status() {
         GeneratorStatus s = ids.status();
-        String why = clash;
+        String why = refusal;
         if (why == null) {
             return s;
         }

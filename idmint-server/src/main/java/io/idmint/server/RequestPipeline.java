@@ -91,8 +91,8 @@ final class RequestPipeline {
      * Parse: a count given as text (a query parameter), or null when absent.
      *
      * @return 1 when absent, else the count
-     * @throws ApiException BAD_PARAMETER when it is not a whole number
-     * @throws IllegalArgumentException naming the value and the range when it is out of range
+     * @throws ApiException BAD_PARAMETER when it is not a whole number, or naming the value
+     *     and the range when it is out of range
      */
     static int count(String text, int max) {
         if (text == null) {
@@ -110,10 +110,10 @@ final class RequestPipeline {
                 + text + "'");
         }
         if (text.length() - start > 18) {
-            throw IdService.countOutOfRange(text, max);
+            throw ApiException.badParameter(IdService.countOutOfRange(text, max));
         }
         long n = Long.parseLong(text);
-        IdService.checkCount(n, max);
+        checkCount(n, max);
         return (int) n;
     }
 
@@ -121,14 +121,34 @@ final class RequestPipeline {
      * Parse: a count given as a number (a protobuf field).
      *
      * @param present whether the field is set; an absent count is 1
-     * @throws IllegalArgumentException naming the value and the range
+     * @throws ApiException BAD_PARAMETER naming the value and the range
      */
     static long count(boolean present, long value, long max) {
         if (!present) {
             return 1;
         }
-        IdService.checkCount(value, max);
+        checkCount(value, max);
         return value;
+    }
+
+    private static void checkCount(long count, long max) {
+        if (count < 1 || count > max) {
+            throw ApiException.badParameter(IdService.countOutOfRange(Long.toString(count), max));
+        }
+    }
+
+    /**
+     * Parse: a check of the caller's input that throws {@link IllegalArgumentException} (a tag
+     * name, a format name, a new tag's start and step).
+     *
+     * @throws ApiException BAD_PARAMETER with the check's message
+     */
+    static void check(Runnable check) {
+        try {
+            check.run();
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badParameter(e);
+        }
     }
 
     /**

@@ -74,7 +74,7 @@ final class SegmentEndpoints {
             Query.none(req.query());
             n = 1;
         }
-        SegmentService.checkTag(tag);
+        RequestPipeline.check(() -> SegmentService.checkTag(tag));
         pipeline.charge(caller, n);
         return later(req, route, startNanos, blocking(() -> segments.next(tag, n)),
                 ids -> route == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
@@ -89,6 +89,7 @@ final class SegmentEndpoints {
             String tag = (String) o.get("tag");
             Long start = whole(o, "start");
             Long step = whole(o, "step");
+            RequestPipeline.check(() -> segments.checkCreate(tag, start, step));
             return context.executeBlocking(() -> segments.create(tag, start, step), false);
         });
         return later(req, Route.SEGMENTS, startNanos, created,
@@ -122,23 +123,23 @@ final class SegmentEndpoints {
         try {
             parsed = text.isBlank() ? null : StrictJson.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the body must be a JSON object such as "
-                    + CREATE_EXAMPLE + "; " + e.getMessage(), e);
+            throw new ApiException(Problem.BAD_PARAMETER, "the body must be a JSON object such "
+                    + "as " + CREATE_EXAMPLE + "; " + e.getMessage());
         }
         if (!(parsed instanceof Map<?, ?> map)) {
-            throw new IllegalArgumentException("the body must be a JSON object such as "
+            throw new ApiException(Problem.BAD_PARAMETER, "the body must be a JSON object such as "
                     + CREATE_EXAMPLE + ", got '" + text + "'");
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> o = (Map<String, Object>) map;
         for (String name : o.keySet()) {
             if (!CREATE_FIELDS.contains(name)) {
-                throw new IllegalArgumentException("unknown field '" + name + "'; the fields "
-                        + "are tag, start and step, such as " + CREATE_EXAMPLE);
+                throw new ApiException(Problem.BAD_PARAMETER, "unknown field '" + name
+                        + "'; the fields are tag, start and step, such as " + CREATE_EXAMPLE);
             }
         }
         if (!(o.get("tag") instanceof String)) {
-            throw new IllegalArgumentException("field tag must be a string, got "
+            throw new ApiException(Problem.BAD_PARAMETER, "field tag must be a string, got "
                     + (o.containsKey("tag") ? o.get("tag") : "none") + ", such as "
                     + CREATE_EXAMPLE);
         }
@@ -157,8 +158,8 @@ final class SegmentEndpoints {
         if (v instanceof String s && s.matches("-?\\d{1,18}")) {
             return Long.parseLong(s);
         }
-        throw new IllegalArgumentException("field " + name + " must be a whole number, got "
-                + (v instanceof String ? "'" + v + "'" : v));
+        throw new ApiException(Problem.BAD_PARAMETER, "field " + name
+                + " must be a whole number, got " + (v instanceof String ? "'" + v + "'" : v));
     }
 
     private static <T> Future<T> blocking(Callable<T> work) {

@@ -19,7 +19,9 @@ import java.util.function.Consumer;
  * <table>
  *   <caption>What maps to what</caption>
  *   <tr><th>Thrown</th><th>HTTP</th><th>gRPC</th><th>CLI</th></tr>
- *   <tr><td>{@link IllegalArgumentException}: bad tag name, count, start or step</td>
+ *   <tr><td>{@link IllegalArgumentException}: bad tag name, count, start or step (the
+ *       transports check these first: {@link #checkTag}, {@link #checkCreate}, the count's
+ *       parse; any other is a bug)</td>
  *       <td>400</td><td>INVALID_ARGUMENT</td><td>exit 2</td></tr>
  *   <tr><td>{@link UnknownTagException} (an {@code IllegalArgumentException}): no such tag and
  *       segment.auto-create off</td><td>404</td><td>NOT_FOUND</td><td>-</td></tr>
@@ -151,6 +153,15 @@ final class SegmentService implements AutoCloseable {
                 step == null ? defaultStep : step);
     }
 
+    /**
+     * Checks what {@link #create(String, Long, Long)} checks before it asks the store.
+     *
+     * @throws IllegalArgumentException naming a bad tag name, start or step
+     */
+    void checkCreate(String tag, Long start, Long step) {
+        checkNew(tag, start == null ? DEFAULT_START : start, step == null ? defaultStep : step);
+    }
+
     /** Every tag in the store, sorted by tag. */
     List<TagInfo> tags() {
         return tags(store);
@@ -170,6 +181,16 @@ final class SegmentService implements AutoCloseable {
      * @throws StoreUnavailableException when the store did not answer
      */
     static TagInfo create(RangeStore store, String tag, long start, long step) {
+        checkNew(tag, start, step);
+        try {
+            store.create(tag, start, step);
+        } catch (RegistryException e) {
+            throw failure(e, tag);
+        }
+        return new TagInfo(tag, start, step);
+    }
+
+    private static void checkNew(String tag, long start, long step) {
         checkTag(tag);
         if (start < 0 || start > MAX_START) {
             throw new IllegalArgumentException("start must be from 0 to " + MAX_START
@@ -179,12 +200,6 @@ final class SegmentService implements AutoCloseable {
             throw new IllegalArgumentException("step must be from 1 to " + RangeStore.MAX_STEP
                     + " (2^40), got " + step);
         }
-        try {
-            store.create(tag, start, step);
-        } catch (RegistryException e) {
-            throw failure(e, tag);
-        }
-        return new TagInfo(tag, start, step);
     }
 
     /**

@@ -1,24 +1,46 @@
 package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.idmint.GeneratorStatus;
+import io.idmint.IdGenerator;
 import io.idmint.IdUnavailableException;
+import io.idmint.Layout;
 import io.idmint.IdUnavailableException.Reason;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** How {@link GrpcStatus} maps what {@link IdService} throws to gRPC statuses. */
+/**
+ * How {@link GrpcStatus} maps what the pipeline throws to gRPC statuses: only a parse step's
+ * refusal is the caller's (INVALID_ARGUMENT); anything else from minting is INTERNAL.
+ */
 class GrpcStatusTest {
 
     @Test
-    void toStatus_illegalArgument_isInvalidArgumentWithTheMessage() {
-        StatusRuntimeException e =
-                GrpcStatus.of(new IllegalArgumentException("count must be from 1 to 10, got 0"));
+    void toStatus_badCountFromTheParseStep_isInvalidArgumentWithTheMessage() {
+        ApiException refused = catchThrowableOfType(
+                () -> RequestPipeline.count(true, 0, 10), ApiException.class);
+
+        StatusRuntimeException e = GrpcStatus.of(refused);
 
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(e.getStatus().getDescription()).isEqualTo("count must be from 1 to 10, got 0");
+    }
+
+    @Test
+    void illegalArgumentWhileMinting_isInternalOnGrpc_and500OnHttp() {
+        IdService service = new IdService(new Failing(
+                new IllegalArgumentException("a bug in the generator")), 10, n -> { });
+        RuntimeException thrown = catchThrowableOfType(
+                () -> service.fill(new long[1], 1), RuntimeException.class);
+
+        assertThat(thrown).isInstanceOf(IllegalArgumentException.class);
+        assertThat(GrpcStatus.of(thrown).getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
+        // Not the caller's to know: HttpApi answers what of() does not map with 500, logged.
+        assertThat(ApiException.of(thrown)).isNull();
     }
 
     @Test
@@ -55,5 +77,37 @@ class GrpcStatusTest {
                 new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "runway used up", d));
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         return e.getTrailers().get(GrpcApi.RETRY_AFTER);
+    }
+
+    /** A generator with a bug: every mint throws {@code bug}. */
+    private record Failing(RuntimeException bug) implements IdGenerator {
+        @Override
+        public long nextId() {
+            throw bug;
+        }
+
+        @Override
+        public long nextId(long shardKey) {
+            throw bug;
+        }
+
+        @Override
+        public void nextIds(long[] ids, int from, int to) {
+            throw bug;
+        }
+
+        @Override
+        public Layout layout() {
+            return Layout.SNOWFLAKE;
+        }
+
+        @Override
+        public GeneratorStatus status() {
+            throw bug;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 }

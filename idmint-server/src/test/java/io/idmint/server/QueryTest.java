@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 class QueryTest {
@@ -24,6 +25,31 @@ class QueryTest {
     }
 
     @Test
+    void param_onTheHotPath_allocatesNothingButTheValue() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        int calls = 10_000;
+        long before = threads.getCurrentThreadAllocatedBytes();
+        int length = 0;
+        for (int i = 0; i < calls; i++) {
+            length += Query.param("count=", "count").length();
+        }
+        long empty = threads.getCurrentThreadAllocatedBytes() - before;
+        before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < calls; i++) {
+            length += Query.param("count=500", "count").length();
+        }
+        long valued = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertThat(length).isEqualTo(3 * calls);
+        assertThat(empty).as("bytes for %s calls returning no new value", calls)
+                .isLessThan(calls);
+        // The value "500" itself: a String and its bytes, under 64 bytes.
+        assertThat(valued).as("bytes for %s calls returning '500'", calls)
+                .isLessThan(64L * calls);
+    }
+
+    @Test
     void param_percentEncoded_isDecoded() {
         assertThat(Query.param("c%6Funt=%31%30", "count")).isEqualTo("10");
         assertThat(Query.param("id=0x%41b", "id")).isEqualTo("0xAb");
@@ -39,7 +65,7 @@ class QueryTest {
     @Test
     void param_unknown_namesIt() {
         assertThatThrownBy(() -> Query.param("count=1&cnt=2", "count"))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ApiException.class)
                 .hasMessage("unknown query parameter 'cnt'; this endpoint takes only count");
         assertThatThrownBy(() -> Query.param("=1", "count"))
                 .hasMessageContaining("unknown query parameter ''");

@@ -26,9 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Real faults on real processes with the {@code static:} registry: {@code java -jar idmint.jar
  * next} killed with SIGKILL mid-run, and restarted with its wall clock an hour behind through
- * libfaketime (docs/design.md, faults). What is checked is the contract, on the IDs the
- * processes printed: no ID twice, and two holders of one worker never minting from overlapping
- * time ranges.
+ * libfaketime (docs/design.md, "Time" and "Worker leases and the high-water mark"). What is
+ * checked is the contract, on the IDs the processes printed: no ID twice, and two holders of one
+ * worker never minting from overlapping time ranges.
  */
 class StaticFaultIT {
 
