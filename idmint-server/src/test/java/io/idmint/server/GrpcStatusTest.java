@@ -8,8 +8,8 @@ import io.grpc.StatusRuntimeException;
 import io.idmint.GeneratorStatus;
 import io.idmint.IdGenerator;
 import io.idmint.IdUnavailableException;
-import io.idmint.Layout;
 import io.idmint.IdUnavailableException.Reason;
+import io.idmint.Layout;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
