@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.Claim;
-import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
-import io.idmint.spi.WorkerRecord;
-import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.ForwardingRegistry;
 import io.idmint.testkit.InMemoryRegistry;
 import io.idmint.testkit.ManualTimeSource;
 import java.time.Duration;
@@ -27,19 +25,13 @@ import org.junit.jupiter.api.Test;
 class HwmLeaseTest {
 
     /** A registry whose extend hangs until released, like a store that stopped answering. */
-    private static final class HangingRegistry implements WorkerRegistry {
-        final InMemoryRegistry inner;
+    private static final class HangingRegistry extends ForwardingRegistry {
         final CountDownLatch extendEntered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         volatile boolean hang;
 
         HangingRegistry(InMemoryRegistry inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public Claim claim(ClaimRequest request) throws RegistryException {
-            return inner.claim(request);
+            super(inner);
         }
 
         @Override
@@ -53,21 +45,7 @@ class HwmLeaseTest {
                 }
                 throw new RegistryException(RegistryException.Kind.UNAVAILABLE, "timed out");
             }
-            return inner.extend(claim, untilMillis);
-        }
-
-        @Override
-        public void release(Claim claim, long finalHwmMillis) throws RegistryException {
-            inner.release(claim, finalHwmMillis);
-        }
-
-        @Override
-        public List<WorkerRecord> list(String namespace) throws RegistryException {
-            return inner.list(namespace);
-        }
-
-        @Override
-        public void close() {
+            return super.extend(claim, untilMillis);
         }
     }
 

@@ -8,10 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.Claim;
-import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
-import io.idmint.spi.WorkerRecord;
-import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.ForwardingRegistry;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRegistry;
 import io.idmint.testkit.ManualTimeSource;
@@ -44,17 +42,11 @@ class StripedGeneratorTest {
     private final InMemoryRegistry registry = new InMemoryRegistry(time);
 
     /** A registry whose extends of chosen workers answer LEASE_LOST: they were fenced. */
-    private static final class FencingRegistry implements WorkerRegistry {
-        final InMemoryRegistry inner;
+    private static final class FencingRegistry extends ForwardingRegistry {
         final Set<Integer> fenced = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
         FencingRegistry(InMemoryRegistry inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public Claim claim(ClaimRequest request) throws RegistryException {
-            return inner.claim(request);
+            super(inner);
         }
 
         @Override
@@ -63,21 +55,7 @@ class StripedGeneratorTest {
                 throw new RegistryException(RegistryException.Kind.LEASE_LOST, "worker "
                         + claim.workerId() + " fencing token changed (test)");
             }
-            return inner.extend(claim, untilMillis);
-        }
-
-        @Override
-        public void release(Claim claim, long finalHwmMillis) throws RegistryException {
-            inner.release(claim, finalHwmMillis);
-        }
-
-        @Override
-        public List<WorkerRecord> list(String namespace) throws RegistryException {
-            return inner.list(namespace);
-        }
-
-        @Override
-        public void close() {
+            return super.extend(claim, untilMillis);
         }
     }
 
