@@ -9,9 +9,12 @@ import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -132,9 +135,53 @@ final class Cdp implements AutoCloseable {
     @Override
     public void close() throws IOException, InterruptedException {
         ws.abort();
+        // Taken before the browser goes: its helpers are then no longer its descendants.
+        Set<ProcessHandle> helpers = new HashSet<>(chromium.descendants().toList());
         chromium.destroy();
-        if (!chromium.waitFor(10, TimeUnit.SECONDS)) {
-            chromium.destroyForcibly();
+        awaitTree(chromium, helpers, Duration.ofSeconds(20));
+    }
+
+    /**
+     * Waits until {@code root} has exited (collecting the processes it starts meanwhile), then
+     * until every process in {@code helpers} has exited too; forces what is left at the
+     * deadline. Chromium's helpers (zygote, GPU, network service) outlive the browser for a
+     * moment and keep writing to its profile, so a profile deleted before they are gone is not
+     * empty when deleted (regression: StatusPageIT's {@code @TempDir} clean-up failed on a
+     * "Default" directory written after the browser had exited).
+     */
+    static void awaitTree(Process root, Set<ProcessHandle> helpers, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (root.isAlive()) {
+            root.descendants().forEach(helpers::add);
+            if (System.nanoTime() > deadline) {
+                root.destroyForcibly();
+                root.waitFor(5, TimeUnit.SECONDS);
+                break;
+            }
+            root.waitFor(20, TimeUnit.MILLISECONDS);
+        }
+        helpers.removeIf(Cdp::exited);
+        while (!helpers.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            helpers.removeIf(Cdp::exited);
+        }
+        helpers.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /**
+     * Whether a process has ended. A zombie has: its parent (here init, as the browser that
+     * started it is gone) may take seconds to reap it, and it writes nothing meanwhile.
+     */
+    private static boolean exited(ProcessHandle process) {
+        if (!process.isAlive()) {
+            return true;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+        } catch (IOException e) {
+            return true; // no /proc entry: gone
         }
     }
 }

@@ -9,9 +9,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -169,14 +170,11 @@ class StatusPageIT {
                 "--user-data-dir=" + profile, "--virtual-time-budget=5000", "--dump-dom",
                 http.base() + path));
         Path err = profile.resolve("stderr.txt");
-        Process chromium = new ProcessBuilder(command).redirectError(err.toFile()).start();
-        String dom = new String(chromium.getInputStream().readAllBytes(),
-                StandardCharsets.UTF_8);
-        if (!chromium.waitFor(60, TimeUnit.SECONDS)) {
-            chromium.destroyForcibly();
-            throw new AssertionError("chromium did not finish in 60 s");
-        }
+        Path out = profile.resolve("dom.html");
+        Process chromium = new ProcessBuilder(command).redirectError(err.toFile())
+                .redirectOutput(out.toFile()).start();
+        Cdp.awaitTree(chromium, new HashSet<>(), Duration.ofSeconds(60));
         assertThat(chromium.exitValue()).as(Files.readString(err)).isZero();
-        return dom;
+        return Files.readString(out, StandardCharsets.UTF_8);
     }
 }
