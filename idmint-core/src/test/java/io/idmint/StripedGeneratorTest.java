@@ -14,17 +14,14 @@ import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRegistry;
 import io.idmint.testkit.ManualTimeSource;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -78,45 +75,25 @@ class StripedGeneratorTest {
             int maxBatch, long seed) throws InterruptedException {
         long[][] out = new long[threads][perThread];
         long[] lead = new long[threads];
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            long[] mine = out[t];
-            int me = t;
-            Random random = new Random(seed + t);
-            Thread th = new Thread(() -> {
-                try {
-                    start.await();
-                    lead[me] = Long.MIN_VALUE;
-                    for (int i = 0; i < perThread;) {
-                        int n = Math.min(perThread - i, random.nextBoolean() ? 1
-                                : 1 + random.nextInt(maxBatch));
-                        if (n == 1 && random.nextBoolean()) {
-                            mine[i] = g.nextId();
-                        } else {
-                            g.nextIds(mine, i, i + n);
-                        }
-                        long now = clock.currentTimeMillis();
-                        long newest = mine[i + n - 1];
-                        lead[me] = Math.max(lead[me],
-                                g.layout().decode(newest).timestampMillis() - now);
-                        i += n;
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
+        IdOracle.together(threads, me -> {
+            long[] mine = out[me];
+            Random random = new Random(seed + me);
+            lead[me] = Long.MIN_VALUE;
+            for (int i = 0; i < perThread;) {
+                int n = Math.min(perThread - i, random.nextBoolean() ? 1
+                        : 1 + random.nextInt(maxBatch));
+                if (n == 1 && random.nextBoolean()) {
+                    mine[i] = g.nextId();
+                } else {
+                    g.nextIds(mine, i, i + n);
                 }
-            }, "striped-" + t);
-            th.start();
-            workers.add(th);
-        }
-        start.countDown();
-        for (Thread th : workers) {
-            th.join();
-        }
-        if (failure.get() != null) {
-            throw new AssertionError("a minting thread failed", failure.get());
-        }
+                long now = clock.currentTimeMillis();
+                long newest = mine[i + n - 1];
+                lead[me] = Math.max(lead[me],
+                        g.layout().decode(newest).timestampMillis() - now);
+                i += n;
+            }
+        });
         long maxLead = Long.MIN_VALUE;
         for (int t = 0; t < threads; t++) {
             IdOracle.assertStrictlyIncreasing(out[t]);

@@ -1,11 +1,10 @@
 package io.idmint.formats;
 
+import io.idmint.testkit.IdOracle;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@link io.idmint.testkit.IdOracle#mintConcurrently} for IDs wider than a {@code long}: threads
@@ -20,32 +19,14 @@ final class Minting {
     static <T extends Comparable<T>> List<List<T>> concurrently(FormatGenerator<T> generator,
             int threads, int perThread) throws InterruptedException {
         List<List<T>> out = new ArrayList<>();
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            List<T> mine = new ArrayList<>(perThread);
-            out.add(mine);
-            Thread th = new Thread(() -> {
-                try {
-                    start.await();
-                    for (int i = 0; i < perThread; i++) {
-                        mine.add(generator.next());
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "minting-" + t);
-            th.start();
-            workers.add(th);
+            out.add(new ArrayList<>(perThread));
         }
-        start.countDown();
-        for (Thread th : workers) {
-            th.join();
-        }
-        if (failure.get() != null) {
-            throw new AssertionError("a minting thread failed", failure.get());
-        }
+        IdOracle.together(threads, t -> {
+            for (int i = 0; i < perThread; i++) {
+                out.get(t).add(generator.next());
+            }
+        });
         Set<T> all = new HashSet<>();
         for (List<T> ids : out) {
             assertStrictlyIncreasing(ids);

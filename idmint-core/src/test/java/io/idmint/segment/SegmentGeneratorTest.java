@@ -18,9 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -107,25 +105,11 @@ class SegmentGeneratorTest {
         opened.add(g);
         for (int threads : new int[] {2, 4}) {
             long[][] out = new long[threads][200_000];
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                long[] mine = out[t];
-                done.add(CompletableFuture.runAsync(() -> {
-                    try {
-                        start.await();
-                    } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                    }
-                    for (int i = 0; i < mine.length; i++) {
-                        mine[i] = g.next("order");
-                    }
-                }, r -> new Thread(r).start()));
-            }
-            start.countDown();
-            for (Future<?> f : done) {
-                f.get(1, TimeUnit.MINUTES);
-            }
+            IdOracle.together(threads, t -> {
+                for (int i = 0; i < out[t].length; i++) {
+                    out[t][i] = g.next("order");
+                }
+            });
             for (long[] ids : out) {
                 IdOracle.assertStrictlyIncreasing(ids);
             }

@@ -13,9 +13,7 @@ import io.idmint.testkit.ManualTimeSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -82,36 +80,19 @@ class SegmentRelaxedOrderTest {
         SegmentGenerator g = relaxed(1_000);
         SegmentSequence orders = g.sequence("order");
         long[][] out = new long[threads][perThread];
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
+        IdOracle.together(threads, t -> {
             long[] mine = out[t];
             int kind = t % 3;
-            Thread th = new Thread(() -> {
-                try {
-                    start.await();
-                    int i = 0;
-                    while (i < mine.length) {
-                        if (kind == 2 && i % 1_000 == 999 && i + 5 <= mine.length) {
-                            orders.next(mine, i, i + 5);   // a batch now and then
-                            i += 5;
-                        } else {
-                            mine[i++] = kind == 1 ? g.next("order") : orders.next();
-                        }
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
+            int i = 0;
+            while (i < mine.length) {
+                if (kind == 2 && i % 1_000 == 999 && i + 5 <= mine.length) {
+                    orders.next(mine, i, i + 5);   // a batch now and then
+                    i += 5;
+                } else {
+                    mine[i++] = kind == 1 ? g.next("order") : orders.next();
                 }
-            }, "relaxed-" + t);
-            th.start();
-            workers.add(th);
-        }
-        start.countDown();
-        for (Thread th : workers) {
-            th.join();
-        }
-        assertThat(failure.get()).isNull();
+            }
+        });
         for (long[] ids : out) {
             IdOracle.assertStrictlyIncreasing(ids);
         }

@@ -33,21 +33,44 @@ public final class IdOracle {
     public static long[][] mintConcurrently(IdGenerator generator, int threads, int perThread)
             throws InterruptedException {
         long[][] out = new long[threads][perThread];
+        together(threads, t -> {
+            for (int i = 0; i < perThread; i++) {
+                out[t][i] = generator.nextId();
+            }
+        });
+        for (long[] ids : out) {
+            assertStrictlyIncreasing(ids);
+        }
+        assertUnique(out);
+        return out;
+    }
+
+    /** What one thread of {@link #together} does; {@code thread} is its index from 0. */
+    @FunctionalInterface
+    public interface ThreadBody {
+        void run(int thread) throws Exception;
+    }
+
+    /**
+     * Runs {@code threads} threads, released all at once so that they contend, and waits for
+     * them all.
+     *
+     * @throws AssertionError with the first thread's failure as its cause
+     */
+    public static void together(int threads, ThreadBody body) throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            long[] mine = out[t];
+            int me = t;
             Thread th = new Thread(() -> {
                 try {
                     start.await();
-                    for (int i = 0; i < perThread; i++) {
-                        mine[i] = generator.nextId();
-                    }
+                    body.run(me);
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
-            }, "oracle-" + t);
+            }, "together-" + t);
             th.start();
             workers.add(th);
         }
@@ -56,13 +79,8 @@ public final class IdOracle {
             th.join();
         }
         if (failure.get() != null) {
-            throw new AssertionError("a minting thread failed", failure.get());
+            throw new AssertionError("a thread failed", failure.get());
         }
-        for (long[] ids : out) {
-            assertStrictlyIncreasing(ids);
-        }
-        assertUnique(out);
-        return out;
     }
 
     /** Fails on the first ID not above the one before it. */
