@@ -135,7 +135,7 @@ final class MigrateCommand implements Runnable {
                     + from + " ID, whichever worker IDs either side used.\n");
         } else {
             sb.append("  1. Stop every ").append(from).append(" generator.\n");
-            sb.append("  2. ").append(fromMaxId ? "Check that --max-id was read after the stop; "
+            sb.append("  2. ").append(fromMaxId ? "Check that --max-id was read after the stop;"
                     : "Read the highest ID after the stop (SELECT max(id) ...) and plan again "
                             + "with --max-id;")
                     .append("\n     the epoch above is safe only for IDs up to the highest "
