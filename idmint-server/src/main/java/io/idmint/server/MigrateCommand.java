@@ -133,6 +133,13 @@ final class MigrateCommand implements Runnable {
                     + "the clock skew.\n     Every idmint tick is then later than every "
                     + from + " tick, so its IDs sort above\n     and cannot repeat any "
                     + from + " ID, whichever worker IDs either side used.\n");
+            if (Layout.parse("leaf,epoch=" + p.source().epochMillis()).equals(p.source())) {
+                sb.append("  Or run idmint beside Leaf, rolling: add\n"
+                        + "    registry=zk://LEAF-ZK-HOSTS/idmint?leaf-name=LEAF_NAME\n"
+                        + "  (Leaf's leaf.zk.list and leaf.name). idmint then takes worker IDs "
+                        + "no Leaf node\n  holds or will be given, and starts above Leaf's "
+                        + "latest reported time.\n");
+            }
         } else {
             sb.append("  1. Stop every ").append(from).append(" generator.\n");
             sb.append("  2. ").append(fromMaxId ? "Check that --max-id was read after the stop;"

@@ -37,7 +37,8 @@ class MigrateCommandTest {
                 .contains("not before  " + ApiJson.iso(Layout.LEAF.millisOf(
                         Layout.LEAF.tickOf(now - 60_000) + 1)))
                 .contains("\n  layout=leaf\n")
-                .contains("Stop every leaf generator");
+                .contains("Stop every leaf generator")
+                .contains("registry=zk://LEAF-ZK-HOSTS/idmint?leaf-name=LEAF_NAME");
     }
 
     @Test
@@ -54,7 +55,8 @@ class MigrateCommandTest {
         Layout planned = Layout.parse(line.substring("  layout=".length()));
         assertThat(planned.totalBits()).isEqualTo(63);
         assertThat(planned.compose(planned.tickOf(now + 1), 0, 0, 0, 0)).isGreaterThan(high);
-        assertThat(r.out()).contains("(new epoch)").contains("Check that --max-id was read");
+        assertThat(r.out()).contains("(new epoch)").contains("Check that --max-id was read")
+                .doesNotContain("leaf-name");
     }
 
     @Test
