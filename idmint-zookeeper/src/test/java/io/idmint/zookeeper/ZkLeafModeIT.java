@@ -11,6 +11,7 @@ import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.ManualTimeSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -122,6 +123,37 @@ class ZkLeafModeIT {
         a.release(first, first.hwmMillis());
         assertThat(open().claim(request(Layout.LEAF.spec(), -1)).workerId()).isEqualTo(3);
         assertThat(leafSide.getChildren().forPath(forever())).hasSize(6);
+    }
+
+    /**
+     * Eight idmint nodes claim while four Leaf nodes start: every worker ID is held once, by a Leaf
+     * node or by an idmint worker, never both.
+     */
+    @Test
+    void claim_racingLeafStarts_neverSharesAWorkerId() throws Exception {
+        long now = System.currentTimeMillis();
+        leafNode("10.0.0.1", 8080, now);
+        List<ZkRegistry> registries = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            registries.add(open());
+        }
+        Map<Integer, String> holders = new java.util.concurrent.ConcurrentHashMap<>();
+        IdOracle.together(12, t -> {
+            String who;
+            int worker;
+            if (t < 8) {
+                worker = registries.get(t).claim(request(Layout.LEAF.spec(), -1)).workerId();
+                who = "idmint " + t;
+            } else {
+                worker = leafNode("10.0.2." + t, 8080, now);
+                who = "leaf " + t;
+            }
+            String before = holders.putIfAbsent(worker, who);
+            assertThat(before).as("worker %d: %s and %s", worker, before, who).isNull();
+        });
+
+        assertThat(holders).hasSize(12).doesNotContainKey(0);
+        assertThat(leafReads().values()).doesNotHaveDuplicates();
     }
 
     @Test
