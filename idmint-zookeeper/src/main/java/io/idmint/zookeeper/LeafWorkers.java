@@ -55,18 +55,14 @@ final class LeafWorkers {
 
     /**
      * Checks that the request can share Leaf's worker IDs: they mean something only in Leaf's
-     * bits (41 ms · 10 worker · 12 sequence, any epoch), in datacenter 0.
+     * bits (41 ms · 10 worker · 12 sequence, any epoch), in datacenter 0. A preferred worker is
+     * taken only if it is one of idmint's free reservations ({@link #choices}).
      */
     static void check(ClaimRequest req, String leafName) throws RegistryException {
         Layout l = Layout.parse(req.layoutSpec());
         boolean leafBits = l.fields().equals(Layout.LEAF.fields()) && l.tickMillis() == 1
                 && l.bits(Layout.Field.TIME) == 41 && l.bits(Layout.Field.WORKER) == 10
                 && l.bits(Layout.Field.SEQUENCE) == 12;
-        if (req.preferredWorkerId() >= 0) {
-            throw new RegistryException(Kind.CONFLICT, "leaf-name=" + leafName + " takes worker "
-                    + "IDs as ZooKeeper numbers them, as Leaf does; worker="
-                    + req.preferredWorkerId() + " cannot be chosen with it");
-        }
         if (!leafBits || req.datacenterId() != 0) {
             throw new RegistryException(Kind.CONFLICT, "leaf-name=" + leafName + " shares "
                     + "Leaf's worker IDs, which hold only in Leaf's layout (time=41,worker=10,"
@@ -106,8 +102,9 @@ final class LeafWorkers {
     }
 
     /**
-     * The worker IDs to try, in order: idmint's reserved ones that nobody holds, else one newly
-     * reserved.
+     * The worker IDs to try, in order: idmint's reserved ones that nobody holds (the preferred
+     * worker first when it is one of them: a preference is taken only when free, and only a
+     * reserved ID is free here), else one newly reserved.
      *
      * @throws RegistryException POOL_FULL when ZooKeeper's next number is past the layout's
      */
@@ -116,7 +113,7 @@ final class LeafWorkers {
         List<Integer> free = new ArrayList<>();
         for (int w : r.idmint()) {
             if (w <= req.maxWorkerId() && !owned.contains(w)) {
-                free.add(w);
+                free.add(w == req.preferredWorkerId() ? 0 : free.size(), w);
             }
         }
         if (!free.isEmpty()) {

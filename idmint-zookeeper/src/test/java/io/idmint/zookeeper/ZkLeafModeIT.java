@@ -215,14 +215,30 @@ class ZkLeafModeIT {
     }
 
     @Test
-    void claim_otherLayoutOrChosenWorker_isRefused() throws Exception {
+    void claim_otherLayout_isRefused_andLeafBitsWithAnotherEpochAreNot() throws Exception {
         ZkRegistry r = open();
 
         assertThatThrownBy(() -> r.claim(request(Layout.SNOWFLAKE.spec(), -1)))
+                .isInstanceOfSatisfying(RegistryException.class,
+                        e -> assertThat(e.kind()).isEqualTo(Kind.CONFLICT))
                 .hasMessageContaining("hold only in Leaf's layout");
-        assertThatThrownBy(() -> r.claim(request(Layout.LEAF.spec(), 7)))
-                .hasMessageContaining("worker=7 cannot be chosen");
         // Leaf's bits with another epoch (Leaf's twepoch is configurable) are fine.
         assertThat(r.claim(request("leaf,epoch=2020-01-01T00:00:00Z", -1)).workerId()).isZero();
+    }
+
+    @Test
+    void claim_preferredWorker_isTakenOnlyWhenItIsAFreeReservation() throws Exception {
+        long now = System.currentTimeMillis();
+        leafNode("10.0.0.1", 8080, now); // 0
+        ZkRegistry a = open();
+        Claim one = a.claim(request(Layout.LEAF.spec(), -1)); // reserves 1
+        Claim two = a.claim(request(Layout.LEAF.spec(), -1)); // reserves 2
+        a.release(one, one.hwmMillis());
+        a.release(two, two.hwmMillis());
+
+        // A free reservation is taken when preferred; Leaf's worker 0 never is.
+        assertThat(open().claim(request(Layout.LEAF.spec(), 2)).workerId()).isEqualTo(2);
+        assertThat(open().claim(request(Layout.LEAF.spec(), 0)).workerId()).isEqualTo(1);
+        assertThat(open().claim(request(Layout.LEAF.spec(), 0)).workerId()).isEqualTo(3);
     }
 }
