@@ -7,8 +7,11 @@ import io.idmint.spi.RegistryException.Kind;
 import io.idmint.zookeeper.ZkSession.Node;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,8 +52,11 @@ final class LeafWorkers {
         return leafName;
     }
 
-    /** What Leaf's directory holds: Leaf's workers, idmint's, and Leaf's latest report. */
-    record Registrations(Set<Integer> leaf, Set<Integer> idmint, long floorMillis) {
+    /**
+     * What Leaf's directory holds: Leaf's workers, idmint's (with when ZooKeeper created each
+     * reservation), and the latest time a Leaf node reported.
+     */
+    record Registrations(Set<Integer> leaf, Map<Integer, Long> idmint, long floorMillis) {
     }
 
     /**
@@ -74,8 +80,8 @@ final class LeafWorkers {
     /** Reads every registration under Leaf's {@code forever} znode. */
     Registrations read(CuratorFramework c) throws RegistryException {
         Set<Integer> leaf = new TreeSet<>();
-        Set<Integer> idmint = new TreeSet<>();
-        List<String> leafPaths = new ArrayList<>();
+        Map<String, Integer> idmintPaths = new HashMap<>();
+        List<String> paths = new ArrayList<>();
         for (String name : zk.childrenOrEmpty(c, forever)) {
             Matcher m = NAME.matcher(name);
             if (!m.matches()) {
@@ -85,17 +91,20 @@ final class LeafWorkers {
             long seq = Long.parseLong(m.group(2));
             int worker = seq > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) seq;
             if (m.group(1).equals(RESERVATION)) {
-                idmint.add(worker);
+                idmintPaths.put(forever + "/" + name, worker);
             } else {
                 leaf.add(worker);
-                leafPaths.add(forever + "/" + name);
             }
+            paths.add(forever + "/" + name);
         }
         long floor = 0;
-        for (String path : leafPaths) {
-            Node n = zk.readOrNull(c, path);
-            if (n != null) {
-                floor = Math.max(floor, timestamp(path, n.data()));
+        Map<Integer, Long> idmint = new TreeMap<>();
+        for (Map.Entry<String, Node> e : zk.readAll(c, paths).entrySet()) {
+            Integer reserved = idmintPaths.get(e.getKey());
+            if (reserved != null) {
+                idmint.put(reserved, e.getValue().stat().getCtime());
+            } else {
+                floor = Math.max(floor, timestamp(e.getKey(), e.getValue().data()));
             }
         }
         return new Registrations(leaf, idmint, floor);
@@ -104,15 +113,20 @@ final class LeafWorkers {
     /**
      * The worker IDs to try, in order: idmint's reserved ones that nobody holds (the preferred
      * worker first when it is one of them: a preference is taken only when free, and only a
-     * reserved ID is free here), else one newly reserved.
+     * reserved ID is free here), else one newly reserved. A reservation that was never claimed
+     * (no HWM) is its creator's, about to claim it, until it is a lease TTL old: then its creator
+     * is taken for dead and others may claim it. Either way the owner znode decides who holds it.
      *
      * @throws RegistryException POOL_FULL when ZooKeeper's next number is past the layout's
      */
     List<Integer> choices(CuratorFramework c, ClaimRequest req, Registrations r,
-            Set<Integer> owned) throws RegistryException {
+            Set<Integer> owned, Set<Integer> stored) throws RegistryException {
         List<Integer> free = new ArrayList<>();
-        for (int w : r.idmint()) {
-            if (w <= req.maxWorkerId() && !owned.contains(w)) {
+        long abandoned = System.currentTimeMillis() - req.leaseTtlMillis();
+        for (Map.Entry<Integer, Long> e : r.idmint().entrySet()) {
+            int w = e.getKey();
+            boolean settled = stored.contains(w) || e.getValue() < abandoned;
+            if (w <= req.maxWorkerId() && !owned.contains(w) && settled) {
                 free.add(w == req.preferredWorkerId() ? 0 : free.size(), w);
             }
         }

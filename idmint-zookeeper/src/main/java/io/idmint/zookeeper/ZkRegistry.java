@@ -93,7 +93,7 @@ final class ZkRegistry implements WorkerRegistry {
             Set<Integer> stored = pool.workerIds(c, nodes.hwms(ns, dc), req.maxWorkerId());
             LeafWorkers.Registrations lr = leaf == null ? null : leaf.read(c);
             List<Integer> first = lr == null ? ZkPool.firstChoices(req, owned, stored)
-                    : leaf.choices(c, req, lr, owned);
+                    : leaf.choices(c, req, lr, owned, stored);
             long floor = lr == null ? 0 : lr.floorMillis();
             boolean raced = false;
             for (int w : first) {

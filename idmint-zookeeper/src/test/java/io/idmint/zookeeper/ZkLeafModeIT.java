@@ -156,6 +156,29 @@ class ZkLeafModeIT {
         assertThat(leafReads().values()).doesNotHaveDuplicates();
     }
 
+    /**
+     * A reservation never claimed (its creator died between creating it and claiming it) is left
+     * to its creator while that could still be claiming, then taken by the next claim.
+     */
+    @Test
+    void claim_reservationNeverClaimed_isTakenOnceALeaseTtlOld() throws Exception {
+        String orphan = leafSide.create().creatingParentsIfNeeded()
+                .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                .forPath(forever() + "/" + LeafWorkers.RESERVATION + "-", new byte[0]);
+        long created = leafSide.checkExists().forPath(orphan).getCtime();
+        ZkRegistry r = ZkTesting.open(server.getConnectString(),
+                "leaf-name=" + leafName + "&session=30s");
+        opened.add(r);
+
+        assertThat(r.claim(request(Layout.LEAF.spec(), -1)).workerId()).isEqualTo(1);
+        while (System.currentTimeMillis() <= created + 1) {
+            Thread.onSpinWait(); // until the orphan is older than the 1 ms lease TTL below
+        }
+        ClaimRequest shortTtl = new ClaimRequest(ns, Layout.LEAF.spec(), 0, "", 1023, -1, 1,
+                "it");
+        assertThat(r.claim(shortTtl).workerId()).isZero();
+    }
+
     @Test
     void claim_startsAboveLeafsLatestReportedTime() throws Exception {
         long now = System.currentTimeMillis();
