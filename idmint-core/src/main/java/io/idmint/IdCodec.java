@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * Text forms of an ID. Every form round-trips every positive {@code long}; parsing rejects
- * anything else with a message naming the input.
+ * anything else with a message naming the input, except that IDs of an unsigned 64-bit layout
+ * are read over the whole unsigned range ({@link #parse(String, Layout)}).
  */
 public enum IdCodec {
 
@@ -18,17 +19,19 @@ public enum IdCodec {
         }
 
         @Override
-        public long parse(String text) {
+        long read(String text, boolean unsigned) {
             String s = requireText(text, "a decimal");
-            if (s.length() > 19 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            int digits = unsigned ? 20 : 19;
+            if (s.length() > digits || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
                 throw new IllegalArgumentException("'" + text + "' is not a decimal ID: expected "
-                        + "1 to 19 digits 0-9");
+                        + "1 to " + digits + " digits 0-9");
             }
             try {
-                return Long.parseLong(s);
+                return unsigned ? Long.parseUnsignedLong(s) : Long.parseLong(s);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("'" + text + "' is not a decimal ID: larger "
-                        + "than the largest ID, " + Long.MAX_VALUE);
+                        + "than the largest ID, " + (unsigned ? Long.toUnsignedString(-1)
+                                : Long.MAX_VALUE));
             }
         }
     },
@@ -45,7 +48,7 @@ public enum IdCodec {
         }
 
         @Override
-        public long parse(String text) {
+        long read(String text, boolean unsigned) {
             String s = requireText(text, "a hex");
             if (s.startsWith("0x") || s.startsWith("0X")) {
                 s = s.substring(2);
@@ -55,7 +58,7 @@ public enum IdCodec {
                         + "16 hex digits, optionally after 0x");
             }
             long id = Long.parseUnsignedLong(s, 16);
-            if (id < 0) {
+            if (id < 0 && !unsigned) {
                 throw new IllegalArgumentException("'" + text + "' is not an ID: above "
                         + "0x7fffffffffffffff, the largest positive long");
             }
@@ -80,7 +83,7 @@ public enum IdCodec {
         }
 
         @Override
-        public long parse(String text) {
+        long read(String text, boolean unsigned) {
             String s = requireText(text, "a base32");
             if (s.length() != BASE32_LENGTH) {
                 throw new IllegalArgumentException("'" + text + "' is not a base32 ID: expected "
@@ -94,9 +97,10 @@ public enum IdCodec {
                             + s.charAt(i) + "' at position " + (i + 1) + " is not a Crockford "
                             + "base32 symbol (0-9, A-Z without I L O U)");
                 }
-                if (i == 0 && v > 7) {
+                if (i == 0 && v > (unsigned ? 15 : 7)) {
                     throw new IllegalArgumentException("'" + text + "' is not an ID: the first "
-                            + "symbol must be 0-7, or the value overflows a positive 64-bit long");
+                            + "symbol must be " + (unsigned ? "0-F, or the value overflows 64 bits"
+                                    : "0-7, or the value overflows a positive 64-bit long"));
                 }
                 id = (id << 5) | v;
             }
@@ -111,7 +115,20 @@ public enum IdCodec {
     public abstract String format(long id);
 
     /** The ID this text stands for. @throws IllegalArgumentException naming the bad input */
-    public abstract long parse(String text);
+    public long parse(String text) {
+        return read(text, false);
+    }
+
+    /**
+     * As {@link #parse}, reading the text for {@code layout}: for an {@link Layout#unsigned()}
+     * layout the whole unsigned 64-bit range is allowed (up to 18446744073709551615), and values
+     * above {@link Long#MAX_VALUE} come back as the negative {@code long} with the same bits.
+     */
+    public long parse(String text, Layout layout) {
+        return read(text, layout.unsigned());
+    }
+
+    abstract long read(String text, boolean unsigned);
 
     /**
      * Reads an ID in any form it is written in: decimal digits, hex ({@code 0x} and 1 to 16 hex
@@ -144,7 +161,7 @@ public enum IdCodec {
         for (IdCodec form : values()) {
             if (form.writes(s)) {
                 try {
-                    long id = form.parse(s);
+                    long id = form.read(s, bits == 64);
                     if (bits >= 63 || id >>> bits == 0) {
                         ids.add(id);
                         forms.add(form);
@@ -164,7 +181,8 @@ public enum IdCodec {
             StringBuilder names = new StringBuilder();
             for (int i = 0; i < forms.size(); i++) {
                 readings.append(i == 0 ? "" : " and ").append("as ")
-                        .append(forms.get(i).lowerName()).append(" ID ").append(ids.get(i));
+                        .append(forms.get(i).lowerName()).append(" ID ")
+                        .append(Long.toUnsignedString(ids.get(i)));
                 names.append(i == 0 ? "" : " or ").append(forms.get(i).lowerName());
             }
             throw new IllegalArgumentException("'" + text + "' is ambiguous: it reads " + readings

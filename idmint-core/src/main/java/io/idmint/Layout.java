@@ -18,7 +18,11 @@ import java.util.Map;
  * </pre>
  *
  * <p>The time field is always the most significant, so IDs sort by time. The fields add up to at
- * most 63 bits; the bits above them are zero, so every ID is a positive {@code long}.
+ * most 64 bits. Up to 63 bits, the bits above them are zero and every ID is a positive
+ * {@code long}; a layout of all 64 bits (such as {@link #DISCORD}) is {@link #unsigned()}: its
+ * IDs are read as unsigned 64-bit numbers, and idmint decodes them but never mints them, since
+ * half of them are negative as a signed {@code long} or {@code BIGINT} and would sort below the
+ * rest (docs/migration.md).
  */
 public final class Layout {
 
@@ -39,8 +43,10 @@ public final class Layout {
         }
     }
 
-    /** 2026-01-01T00:00:00Z, the default epoch of every preset. */
+    /** 2026-01-01T00:00:00Z, the epoch of idmint's own presets and of custom layouts. */
     public static final long DEFAULT_EPOCH_MILLIS = 1_767_225_600_000L;
+    /** 2010-11-04T01:42:54.657Z, the epoch of Twitter Snowflake and Meituan Leaf. */
+    public static final long TWITTER_EPOCH_MILLIS = 1_288_834_974_657L;
 
     /** Twitter Snowflake: 41 ms · 5 datacenter · 5 worker · 12 sequence. The default. */
     public static final Layout SNOWFLAKE = preset("snowflake",
@@ -58,9 +64,34 @@ public final class Layout {
             "time=28,worker=22,sequence=13,tick=1s");
     /** Below 2^53, for clients reading IDs as JavaScript numbers: 41 ms · 5 worker · 7 seq. */
     public static final Layout JS_SAFE = preset("js-safe", "time=41,worker=5,sequence=7");
+    /** Meituan Leaf's snowflake, Twitter epoch: 41 ms · 10 worker · 12 sequence. */
+    public static final Layout LEAF = preset("leaf",
+            "time=41,worker=10,sequence=12,epoch=" + TWITTER_EPOCH_MILLIS);
+    /** Twitter Snowflake with Twitter's epoch: 41 ms · 5 datacenter · 5 worker · 12 sequence. */
+    public static final Layout TWITTER = preset("twitter",
+            "time=41,datacenter=5,worker=5,sequence=12,epoch=" + TWITTER_EPOCH_MILLIS);
+    /**
+     * Discord, epoch 2015-01-01: 42 ms · 5 worker (here datacenter) · 5 process (here worker) ·
+     * 12 sequence. All 64 bits: decoded as unsigned, never minted.
+     */
+    public static final Layout DISCORD = preset("discord",
+            "time=42,datacenter=5,worker=5,sequence=12,epoch=2015-01-01T00:00:00Z");
+    /**
+     * Sonyflake with its own epoch, 2014-09-01: 39 × 10 ms · 8 sequence · 16 machine. A new name,
+     * as {@code sonyflake} keeps the 2026 epoch that deployments already store.
+     */
+    public static final Layout SONYFLAKE_2014 = preset("sonyflake-2014",
+            "time=39,sequence=8,worker=16,tick=10ms,epoch=2014-09-01T00:00:00Z");
+    /**
+     * Baidu uid-generator with DefaultUidGenerator's epoch, 2016-05-20 in UTC+8
+     * (1463673600000): 28 s · 22 worker · 13 sequence. Its time field ran out in 2024-11, so it
+     * decodes but no longer mints. A new name, as {@code uid-generator} keeps the 2026 epoch.
+     */
+    public static final Layout UID_GENERATOR_2016 = preset("uid-generator-2016",
+            "time=28,worker=22,sequence=13,tick=1s,epoch=1463673600000");
 
-    private static final List<Layout> PRESETS =
-            List.of(SNOWFLAKE, REGION, INSTAGRAM, SONYFLAKE, UID_GENERATOR, JS_SAFE);
+    private static final List<Layout> PRESETS = List.of(SNOWFLAKE, REGION, INSTAGRAM, SONYFLAKE,
+            UID_GENERATOR, JS_SAFE, LEAF, TWITTER, DISCORD, SONYFLAKE_2014, UID_GENERATOR_2016);
 
     private final String name;
     private final List<Field> order;
@@ -100,7 +131,8 @@ public final class Layout {
 
     /**
      * Parses a layout spec: a preset name ({@code snowflake}, {@code region}, {@code instagram},
-     * {@code sonyflake}, {@code uid-generator}, {@code js-safe}), optionally followed by
+     * {@code sonyflake}, {@code uid-generator}, {@code js-safe}, {@code leaf}, {@code twitter},
+     * {@code discord}, {@code sonyflake-2014}, {@code uid-generator-2016}), optionally followed by
      * {@code ,epoch=…} or {@code ,tick=…}; or a custom list of fields from the most significant
      * down, e.g. {@code
      * time=41,datacenter=5,worker=5,sequence=12,tick=1ms,epoch=2026-01-01T00:00:00Z}.
@@ -144,6 +176,14 @@ public final class Layout {
     /** Bits used in all; IDs are below {@code 2^totalBits()}. */
     public int totalBits() {
         return totalBits;
+    }
+
+    /**
+     * Whether the layout uses all 64 bits, so that its IDs read as unsigned numbers (print them
+     * with {@link Long#toUnsignedString(long)}); idmint decodes such IDs but does not mint them.
+     */
+    public boolean unsigned() {
+        return totalBits == 64;
     }
 
     public long tickMillis() {
@@ -233,14 +273,15 @@ public final class Layout {
     }
 
     /**
-     * Splits an ID into its parts.
+     * Splits an ID into its parts. For an {@link #unsigned()} layout every {@code long} is an ID,
+     * its 64 bits read as an unsigned number.
      *
      * @throws IllegalArgumentException when the ID is negative or uses bits this layout has not
      */
     public IdParts decode(long id) {
-        if (id < 0) {
+        if (id < 0 && !unsigned()) {
             throw new IllegalArgumentException("ID " + id
-                    + " is negative; idmint IDs are positive");
+                    + " is negative; IDs of layout " + name() + " are positive");
         }
         if (totalBits < 63 && (id >>> totalBits) != 0) {
             throw new IllegalArgumentException("ID " + id + " uses more than the " + totalBits

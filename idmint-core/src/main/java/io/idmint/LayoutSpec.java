@@ -20,8 +20,7 @@ final class LayoutSpec {
     }
 
     /**
-     * Parses a layout spec: a preset name ({@code snowflake}, {@code region}, {@code instagram},
-     * {@code sonyflake}, {@code uid-generator}, {@code js-safe}), optionally followed by
+     * Parses a layout spec: a preset name (see {@link Layout#parse}), optionally followed by
      * {@code ,epoch=…} or {@code ,tick=…}; or a custom list of fields from the most significant
      * down, e.g. {@code
      * time=41,datacenter=5,worker=5,sequence=12,tick=1ms,epoch=2026-01-01T00:00:00Z}.
@@ -150,9 +149,10 @@ final class LayoutSpec {
         for (int w : widths.values()) {
             total += w;
         }
-        if (total > 63) {
+        if (total > 64) {
             throw new IllegalArgumentException("layout '" + spec + "': fields add up to " + total
-                    + " bits; at most 63 fit in a positive long");
+                    + " bits; at most 64 fit in an ID (63 for IDs that idmint mints, whose sign "
+                    + "bit stays 0)");
         }
         for (Field f : Field.values()) {
             if (f != Field.TIME && f != Field.SEQUENCE && widths.getOrDefault(f, 0) > 31) {

@@ -262,6 +262,9 @@ public final class Snowflake {
         requireArgument(registry != null, "no registry: pass one to registry(), e.g. "
                 + "WorkerRegistries.local(Path.of(\"data\"))");
         Layout l = layout != null ? layout : Layout.SNOWFLAKE;
+        requireArgument(!l.unsigned(), "layout " + l + " uses all 64 bits; idmint decodes such "
+                + "IDs but mints at most 63 bits, so that every ID is a positive long that sorts "
+                + "by time (docs/migration.md)");
         TimeSource time = timeSource != null ? timeSource : TimeSource.system();
         int dc = datacenterId != null ? datacenterId : 0;
         requireArgument(dc <= l.maxDatacenterId(), "datacenter " + dc + " does not fit layout "

@@ -204,4 +204,23 @@ class IdCodecTest {
             }
         }
     }
+
+    @Test
+    void parse_unsignedLayout_acceptsTheWhole64BitRange() {
+        Layout discord = Layout.DISCORD;
+        assertThat(IdCodec.parseAny("18446744073709551615", discord)).isEqualTo(-1L);
+        assertThat(IdCodec.DECIMAL.parse("9223372036854775808", discord))
+                .isEqualTo(Long.MIN_VALUE);
+        assertThat(IdCodec.parseAny("0xffffffffffffffff", discord)).isEqualTo(-1L);
+        assertThat(IdCodec.BASE32.parse("FZZZZZZZZZZZZ", discord)).isEqualTo(-1L);
+        assertThatThrownBy(() -> IdCodec.parseAny("18446744073709551616", discord))
+                .hasMessageContaining("larger than the largest ID, 18446744073709551615");
+        assertThatThrownBy(() -> IdCodec.BASE32.parse("GZZZZZZZZZZZZ", discord))
+                .hasMessageContaining("0-F");
+        // A 63-bit layout keeps refusing the sign bit.
+        assertThatThrownBy(() -> IdCodec.parseAny("18446744073709551615", Layout.LEAF))
+                .hasMessageContaining("expected 1 to 19 digits");
+        assertThatThrownBy(() -> IdCodec.HEX.parse("0x8000000000000000", Layout.LEAF))
+                .hasMessageContaining("above");
+    }
 }

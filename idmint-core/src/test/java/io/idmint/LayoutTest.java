@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.Layout.Field;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LayoutTest {
 
@@ -31,7 +33,7 @@ class LayoutTest {
         for (Layout p : Layout.presets()) {
             assertThat(Layout.parse(p.name())).isSameAs(p);
             assertThat(Layout.parse(p.spec())).isSameAs(p);
-            assertThat(p.totalBits()).isLessThanOrEqualTo(63);
+            assertThat(p.totalBits()).isLessThanOrEqualTo(p == Layout.DISCORD ? 64 : 63);
         }
         assertThat(Layout.JS_SAFE.totalBits()).isEqualTo(53);
         assertThat(Layout.SONYFLAKE.fields()).containsExactly(Field.TIME, Field.SEQUENCE,
@@ -55,7 +57,7 @@ class LayoutTest {
         assertBad("", "empty");
         assertBad("snowflak", "unknown layout preset 'snowflak'");
         assertBad("snowflake,worker=6", "only 'epoch=' and 'tick='");
-        assertBad("time=41,worker=10,sequence=13", "add up to 64 bits");
+        assertBad("time=42,worker=10,sequence=13", "add up to 65 bits; at most 64 fit");
         assertBad("worker=10,time=41,sequence=12", "'time' must be the first");
         assertBad("time=41,worker=10", "needs a 'sequence' field");
         assertBad("time=41,worker=x,sequence=12", "not a whole number: 'x'");
@@ -120,6 +122,69 @@ class LayoutTest {
                 }
             }
         }
+    }
+
+    @Test
+    void presets_ofOtherSystems_decodeTheirPublishedIds() {
+        // Discord's documented example: 2016-04-30T11:18:25.796Z, worker 1, process 0, inc. 7.
+        IdParts discord = Layout.DISCORD.decode(175_928_847_299_117_063L);
+        assertThat(discord.timestamp()).isEqualTo(Instant.parse("2016-04-30T11:18:25.796Z"));
+        assertThat(discord.datacenterId()).isEqualTo(1);
+        assertThat(discord.workerId()).isZero();
+        assertThat(discord.sequence()).isEqualTo(7);
+        // Leaf: (time - twepoch) << 22 | worker << 12 | sequence, as SnowflakeIDGenImpl builds it.
+        long ms = Instant.parse("2026-11-24T12:00:00Z").toEpochMilli();
+        long leaf = ((ms - 1_288_834_974_657L) << 22) | (513L << 12) | 77;
+        IdParts p = Layout.LEAF.decode(leaf);
+        assertThat(p.timestampMillis()).isEqualTo(ms);
+        assertThat(p.workerId()).isEqualTo(513);
+        assertThat(p.sequence()).isEqualTo(77);
+        assertThat(Layout.LEAF.exhaustion()).isEqualTo(Instant.parse("2080-07-10T17:30:30.209Z"));
+        assertThat(Layout.TWITTER.epochMillis()).isEqualTo(1_288_834_974_657L);
+        assertThat(Layout.TWITTER.shift(Field.DATACENTER)).isEqualTo(17);
+        assertThat(Instant.ofEpochMilli(Layout.SONYFLAKE_2014.epochMillis()))
+                .isEqualTo(Instant.parse("2014-09-01T00:00:00Z"));
+        assertThat(Layout.UID_GENERATOR_2016.epochMillis()).isEqualTo(1_463_673_600_000L);
+        assertThat(Layout.UID_GENERATOR_2016.exhaustion())
+                .isBefore(Instant.parse("2026-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void presets_existingNames_keepTheirSpec() {
+        // A preset's spec is a forever contract: deployments store it in their registry.
+        assertThat(Layout.SONYFLAKE.spec())
+                .isEqualTo("time=39,sequence=8,worker=16,tick=10ms,epoch=2026-01-01T00:00:00Z");
+        assertThat(Layout.UID_GENERATOR.spec())
+                .isEqualTo("time=28,worker=22,sequence=13,tick=1s,epoch=2026-01-01T00:00:00Z");
+        assertThat(Layout.SNOWFLAKE.spec()).isEqualTo(
+                "time=41,datacenter=5,worker=5,sequence=12,tick=1ms,epoch=2026-01-01T00:00:00Z");
+        assertThat(Layout.parse("time=41,worker=10,sequence=12,epoch=1288834974657"))
+                .isSameAs(Layout.LEAF);
+    }
+
+    @Test
+    void decode_unsignedLayout_readsAll64Bits() {
+        Layout discord = Layout.DISCORD;
+        assertThat(discord.unsigned()).isTrue();
+        assertThat(Layout.SNOWFLAKE.unsigned()).isFalse();
+        IdParts max = discord.decode(-1L); // 18446744073709551615
+        assertThat(max.timestampMillis()).isEqualTo(1_420_070_400_000L + (1L << 42) - 1);
+        assertThat(max.datacenterId()).isEqualTo(31);
+        assertThat(max.workerId()).isEqualTo(31);
+        assertThat(max.sequence()).isEqualTo(4095);
+        assertThat(discord.decode(Long.MIN_VALUE).timestampMillis())
+                .isEqualTo(1_420_070_400_000L + (1L << 41));
+        assertThatThrownBy(() -> Layout.LEAF.decode(Long.MIN_VALUE))
+                .hasMessageContaining("negative; IDs of layout leaf are positive");
+    }
+
+    @Test
+    void build_unsignedLayout_isRefusedNamingTheRule(@TempDir Path dir) {
+        assertThatThrownBy(() -> Snowflake.newBuilder().layout(Layout.DISCORD)
+                .registry(WorkerRegistries.local(dir)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("layout discord uses all 64 bits")
+                .hasMessageContaining("mints at most 63 bits");
     }
 
     private static long nextBounded(Random rnd, long max) {

@@ -59,6 +59,31 @@ class PublicApiTest {
                 "io.idmint.spi.WorkerRegistryProvider");
     }
 
+    /**
+     * The presets are public contract: their names, and a spec that never changes meaning for a
+     * deployment that stored it (new epochs get new names).
+     */
+    @Test
+    void presets_areExactlyTheseNamesAndSpecs() {
+        assertThat(Layout.presets()).extracting(l -> l.name() + " " + l.spec()).containsExactly(
+                "snowflake time=41,datacenter=5,worker=5,sequence=12,tick=1ms,"
+                        + "epoch=2026-01-01T00:00:00Z",
+                "region time=41,datacenter=3,worker=10,sequence=9,tick=1ms,"
+                        + "epoch=2026-01-01T00:00:00Z",
+                "instagram time=41,shard=13,sequence=9,tick=1ms,epoch=2026-01-01T00:00:00Z",
+                "sonyflake time=39,sequence=8,worker=16,tick=10ms,epoch=2026-01-01T00:00:00Z",
+                "uid-generator time=28,worker=22,sequence=13,tick=1s,epoch=2026-01-01T00:00:00Z",
+                "js-safe time=41,worker=5,sequence=7,tick=1ms,epoch=2026-01-01T00:00:00Z",
+                "leaf time=41,worker=10,sequence=12,tick=1ms,epoch=2010-11-04T01:42:54.657Z",
+                "twitter time=41,datacenter=5,worker=5,sequence=12,tick=1ms,"
+                        + "epoch=2010-11-04T01:42:54.657Z",
+                "discord time=42,datacenter=5,worker=5,sequence=12,tick=1ms,"
+                        + "epoch=2015-01-01T00:00:00Z",
+                "sonyflake-2014 time=39,sequence=8,worker=16,tick=10ms,epoch=2014-09-01T00:00:00Z",
+                "uid-generator-2016 time=28,worker=22,sequence=13,tick=1s,"
+                        + "epoch=2016-05-19T16:00:00Z");
+    }
+
     /** Every public type of the core's classes, by canonical name, sorted. */
     private static List<String> publicTypes() throws Exception {
         Path classes = Path.of(

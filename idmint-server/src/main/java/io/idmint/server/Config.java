@@ -83,8 +83,9 @@ final class Config {
     private static final List<Key<?>> KEYS = new ArrayList<>();
 
     static final Key<Layout> LAYOUT = key("layout", "snowflake", "SPEC",
-            "bit layout: a preset (snowflake, region, instagram, sonyflake, uid-generator, js-safe)"
-                    + " or fields such as time=41,datacenter=5,worker=5,sequence=12",
+            "bit layout: a preset (snowflake, region, instagram, sonyflake, uid-generator, js-safe;"
+                    + " with their own epochs: leaf, twitter, sonyflake-2014, uid-generator-2016,"
+                    + " discord) or fields such as time=41,datacenter=5,worker=5,sequence=12",
             Layout::parse);
     static final Key<Integer> DATACENTER = key("datacenter", "0", "N",
             "this node's datacenter ID", ConfigValues.integer(0, Integer.MAX_VALUE));

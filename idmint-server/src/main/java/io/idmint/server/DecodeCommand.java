@@ -107,7 +107,7 @@ final class DecodeCommand implements Callable<Integer> {
     }
 
     private IdParts decode(Layout layout, String input) {
-        long id = readAs == null ? IdCodec.parseAny(input, layout) : readAs.parse(input);
+        long id = readAs == null ? IdCodec.parseAny(input, layout) : readAs.parse(input, layout);
         try {
             return layout.decode(id);
         } catch (IllegalArgumentException e) {
@@ -117,7 +117,7 @@ final class DecodeCommand implements Callable<Integer> {
 
     /**
      * What an input looks like when no --kind is given. The shapes do not overlap: IDs are at
-     * most 19 decimal digits, {@code 0x} hex or 13 base32 symbols, and never hold a hyphen; an
+     * most 20 decimal digits, {@code 0x} hex or 13 base32 symbols, and never hold a hyphen; an
      * all-digit 15-character input is a decimal ID (use --kind code for such a code).
      */
     static String kindOf(String input) {
@@ -197,7 +197,7 @@ final class DecodeCommand implements Callable<Integer> {
 
     private static Json fields(Json json, IdParts p, boolean withShard) {
         json
-                .add("id", Long.toString(p.id()))
+                .add("id", Long.toUnsignedString(p.id()))
                 .add("timestamp_ms", p.timestampMillis())
                 .add("timestamp", ApiJson.iso(p.timestampMillis()))
                 .add("datacenter_id", p.datacenterId())

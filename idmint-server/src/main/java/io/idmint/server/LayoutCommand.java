@@ -94,6 +94,10 @@ final class LayoutCommand implements Callable<Integer> {
         row(sb, "epoch", ApiJson.iso(l.epochMillis()));
         row(sb, "exhaustion", ApiJson.iso(l.exhaustionMillis()) + " (" + years(l)
                 + " years after the epoch)");
+        if (l.unsigned()) {
+            row(sb, "unsigned", "all 64 bits: IDs read as unsigned; idmint decodes them but "
+                    + "does not mint this layout");
+        }
         return sb.toString();
     }
 
@@ -116,6 +120,9 @@ final class LayoutCommand implements Callable<Integer> {
                 .add("max_worker_id", l.maxWorkerId());
         if (hasShard(l)) {
             json.add("max_shard_id", l.maxShardId());
+        }
+        if (l.unsigned()) {
+            json.addRaw("unsigned", "true");
         }
         if (span > 1) {
             json.add("sequence_random_span", span)

@@ -69,6 +69,7 @@ public final class Main {
                 List.of(Config.REGISTRY, Config.DATA_DIR, Config.NAMESPACE)));
         root.addSubcommand(SegmentCommand.commandLine(invocation));
         root.addSubcommand(SqlCommand.commandLine(invocation));
+        root.addSubcommand(MigrateCommand.commandLine());
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
         // Every command answers -V / --version with the root's version.

@@ -71,8 +71,20 @@ final class SqlCommand implements Runnable {
                 description = "jdbc:postgresql://host:port/db?user=…")
         String jdbcUrl;
 
-        /** The layout with the epoch applied; a layout spec that has one already refuses it. */
+        /**
+         * The layout with the epoch applied; a layout spec that has one already refuses it, and
+         * so does a 64-bit layout, whose IDs would be negative BIGINTs.
+         */
         Layout layout(Config config) {
+            Layout layout = withEpoch(config);
+            if (layout.unsigned()) {
+                throw new IllegalArgumentException("layout " + layout.spec() + " uses all 64 "
+                        + "bits; idmint mints at most 63, so that every ID is a positive bigint");
+            }
+            return layout;
+        }
+
+        private Layout withEpoch(Config config) {
             Layout layout = config.get(Config.LAYOUT);
             if (epoch == null) {
                 return layout;

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 class CliFrameTest {
 
     private static final String[] COMMANDS =
-            {"next", "decode", "layout", "serve", "registry", "segment", "config", "sql"};
+            {"next", "decode", "layout", "serve", "registry", "segment", "config", "sql",
+                "migrate"};
 
     @Test
     void version_onEveryCommand_printsTheVersion() {

@@ -38,6 +38,29 @@ class DecodeCommandTest {
     }
 
     @Test
+    void decode_unsigned64BitLayout_printsTheUnsignedId() {
+        Cli.Result r = Cli.run("decode", "--layout", "discord", "18446744073709551615",
+                "175928847299117063");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.lines()).containsExactly("{\"id\":\"18446744073709551615\","
+                + "\"timestamp_ms\":5818116911103,\"timestamp\":\"2154-05-15T07:35:11.103Z\","
+                + "\"datacenter_id\":31,\"worker_id\":31,\"sequence_number\":4095}",
+                "{\"id\":\"175928847299117063\",\"timestamp_ms\":1462015105796,"
+                + "\"timestamp\":\"2016-04-30T11:18:25.796Z\",\"datacenter_id\":1,"
+                + "\"worker_id\":0,\"sequence_number\":7}");
+    }
+
+    @Test
+    void decode_signBitIn63BitLayout_isRefusedNamingTheId() {
+        Cli.Result r = Cli.run("decode", "--layout", "leaf", "18446744073709551615");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("'18446744073709551615'");
+    }
+
+    @Test
     void decode_shardLayout_addsShardId() {
         Layout layout = Layout.parse("time=41,shard=10,sequence=12");
         long id = layout.compose(5, 0, 0, 1000, 7);

@@ -32,6 +32,21 @@ class LayoutCommandTest {
     }
 
     @Test
+    void layout_presetsOfOtherSystems_showTheirEpochsAndTheUnsignedRule() {
+        Cli.Result leaf = Cli.run("layout", "leaf");
+        Cli.Result discord = Cli.run("layout", "discord");
+        Cli.Result json = Cli.run("layout", "discord", "--json");
+
+        assertThat(leaf.out()).contains("epoch               2010-11-04T01:42:54.657Z\n")
+                .contains("max worker ID       1023\n").doesNotContain("unsigned");
+        assertThat(discord.exitCode()).as(discord.err()).isZero();
+        assertThat(discord.out()).contains("zero 0 | time 42 | datacenter 5 | worker 5")
+                .contains("unsigned            all 64 bits: IDs read as unsigned; idmint "
+                        + "decodes them but does not mint this layout\n");
+        assertThat(json.out()).contains("\"total_bits\":64").contains("\"unsigned\":true");
+    }
+
+    @Test
     void layout_json_isOneObjectWithTheSameNumbers() {
         Cli.Result r = Cli.run("layout", "snowflake", "--json");
 

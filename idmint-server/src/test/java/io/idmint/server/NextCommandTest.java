@@ -40,6 +40,29 @@ class NextCommandTest {
     }
 
     @Test
+    void next_leafLayout_mintsIdsThatDecodeToNowInLeafsEpoch() {
+        long before = System.currentTimeMillis();
+        Cli.Result r = Cli.run("next", "--layout", "leaf", "-n", "3", "--data-dir",
+                data.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        for (String line : r.lines()) {
+            long at = io.idmint.Layout.LEAF.decode(Long.parseLong(line)).timestampMillis();
+            assertThat(at).isBetween(before, System.currentTimeMillis());
+        }
+    }
+
+    @Test
+    void next_unsigned64BitLayout_exits2NamingTheRule() {
+        Cli.Result r = Cli.run("next", "--layout", "discord", "--data-dir", data.toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("layout discord uses all 64 bits")
+                .contains("mints at most 63 bits");
+    }
+
+    @Test
     void next_default_printsOneDecimalId() {
         Cli.Result r = Cli.run("next", "--data-dir", data.toString());
 

@@ -40,6 +40,16 @@ class SqlCommandTest {
     }
 
     @Test
+    void unsigned64BitLayout_exits2NamingTheRule() {
+        Cli.Result r = Cli.run("sql", "install", "--print", "--layout",
+                "time=42,shard=13,sequence=9", "--schema", "s", "--shard", "1");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("uses all 64 bits; idmint mints at most 63");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
     void epochGivenTwice_exits2() {
         Cli.Result r = Cli.run("sql", "install", "--print", "--layout",
                 "instagram,epoch=2025-01-01T00:00:00Z", "--epoch", "0", "--schema", "s",

@@ -18,8 +18,9 @@ public class IdmintProperties {
     /** The deployment's name in the registry. */
     private String namespace = "default";
     /**
-     * Bit layout: a preset (snowflake, region, instagram, sonyflake, uid-generator, js-safe) or
-     * fields such as time=41,datacenter=5,worker=5,sequence=12.
+     * Bit layout: a preset (snowflake, region, instagram, sonyflake, uid-generator, js-safe;
+     * with other systems' epochs: leaf, twitter, sonyflake-2014) or fields such as
+     * time=41,datacenter=5,worker=5,sequence=12.
      */
     private String layout = "snowflake";
     /** This node's datacenter ID. */

@@ -19,6 +19,11 @@ public final class ZkRangeStoreProvider implements RangeStoreProvider {
     /** Parses the URI at once; the ZooKeeper client starts with the first call. */
     @Override
     public RangeStore open(String uri, Path dataDir) {
-        return new ZkRangeStore(ZkUri.parse(uri));
+        ZkUri parsed = ZkUri.parse(uri);
+        if (parsed.leafName() != null) {
+            throw new IllegalArgumentException("ZooKeeper URI '" + uri + "': leaf-name is an "
+                    + "option of the worker registry (registry=), not of the segment store");
+        }
+        return new ZkRangeStore(parsed);
     }
 }

@@ -49,6 +49,8 @@ final class ZkRegistry implements WorkerRegistry {
     private final ZkSession zk;
     private final ZkNodes nodes;
     private final ZkPool pool;
+    /** Leaf's worker registrations when {@code leaf-name} is set, else null. */
+    private final LeafWorkers leaf;
     /** Owner znode path → this registry's latest claim of that worker. */
     private final Map<String, Held> held = new ConcurrentHashMap<>();
     /** Owner znode path → nonce of an owner znode this registry may have left behind. */
@@ -60,6 +62,7 @@ final class ZkRegistry implements WorkerRegistry {
         this.zk = new ZkSession(uri);
         this.nodes = new ZkNodes(uri.chroot());
         this.pool = new ZkPool(zk, nodes);
+        this.leaf = uri.leafName() == null ? null : new LeafWorkers(zk, uri.leafName());
     }
 
     ZkSession session() {
@@ -71,6 +74,9 @@ final class ZkRegistry implements WorkerRegistry {
         String ns = req.namespace();
         int dc = req.datacenterId();
         nodes.namespace(ns);
+        if (leaf != null) {
+            LeafWorkers.check(req, leaf.leafName());
+        }
         CuratorFramework c = zk.ready(req.leaseTtlMillis());
         sweepOrphans(c);
         zk.createOrCompare(c, nodes.layout(ns), req.layoutSpec(), stored -> "namespace " + ns
@@ -85,18 +91,23 @@ final class ZkRegistry implements WorkerRegistry {
         for (int pass = 1;; pass++) {
             Set<Integer> owned = pool.workerIds(c, nodes.owners(ns, dc), req.maxWorkerId());
             Set<Integer> stored = pool.workerIds(c, nodes.hwms(ns, dc), req.maxWorkerId());
-            List<Integer> first = ZkPool.firstChoices(req, owned, stored);
+            LeafWorkers.Registrations lr = leaf == null ? null : leaf.read(c);
+            List<Integer> first = lr == null ? ZkPool.firstChoices(req, owned, stored)
+                    : leaf.choices(c, req, lr, owned, stored);
+            long floor = lr == null ? 0 : lr.floorMillis();
             boolean raced = false;
             for (int w : first) {
                 Node n = stored.contains(w) ? zk.readOrNull(c, nodes.hwm(ns, dc, w)) : null;
-                Claim got = n != null ? takeStored(c, req, w, n) : takeFresh(c, req, w);
+                Claim got = n != null ? takeStored(c, req, w, n, floor)
+                        : takeFresh(c, req, w, floor);
                 if (got != null) {
                     return got;
                 }
                 raced = true;
             }
-            for (ZkPool.Stored x : pool.coldest(c, ns, dc, stored, owned, first)) {
-                Claim got = takeStored(c, req, x.worker(), x.node());
+            for (ZkPool.Stored x : lr != null ? List.<ZkPool.Stored>of()
+                    : pool.coldest(c, ns, dc, stored, owned, first)) {
+                Claim got = takeStored(c, req, x.worker(), x.node(), 0);
                 if (got != null) {
                     return got;
                 }
@@ -114,11 +125,14 @@ final class ZkRegistry implements WorkerRegistry {
         }
     }
 
-    /** Claims a worker whose HWM znode exists: rewrites the HWM if its version is the one read. */
-    private Claim takeStored(CuratorFramework c, ClaimRequest req, int w, Node n)
-            throws RegistryException {
+    /**
+     * Claims a worker whose HWM znode exists: rewrites the HWM if its version is the one read.
+     * The claim starts above {@code floorMillis} too (Leaf's last reported time, or 0).
+     */
+    private Claim takeStored(CuratorFramework c, ClaimRequest req, int w, Node n,
+            long floorMillis) throws RegistryException {
         String hwm = nodes.hwm(req.namespace(), req.datacenterId(), w);
-        long hwmMillis = ZkNodes.decodeHwm(hwm, n.data());
+        long hwmMillis = Math.max(floorMillis, ZkNodes.decodeHwm(hwm, n.data()));
         String nonce = UUID.randomUUID().toString();
         return commitClaim(c, req, w, hwmMillis, nonce, () -> List.of(
                 ownerOp(c, req, w, nonce),
@@ -127,11 +141,12 @@ final class ZkRegistry implements WorkerRegistry {
     }
 
     /** Claims a never-used worker: create its HWM znode (0), then write it like any claim. */
-    private Claim takeFresh(CuratorFramework c, ClaimRequest req, int w) throws RegistryException {
+    private Claim takeFresh(CuratorFramework c, ClaimRequest req, int w, long floorMillis)
+            throws RegistryException {
         String hwm = nodes.hwm(req.namespace(), req.datacenterId(), w);
         byte[] zero = ZkNodes.encodeHwm(0);
         String nonce = UUID.randomUUID().toString();
-        return commitClaim(c, req, w, 0, nonce, () -> List.of(
+        return commitClaim(c, req, w, floorMillis, nonce, () -> List.of(
                 c.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(hwm, zero),
                 ownerOp(c, req, w, nonce),
                 c.transactionOp().setData().withVersion(0).forPath(hwm, zero)));

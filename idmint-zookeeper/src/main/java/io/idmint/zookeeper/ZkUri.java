@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  *       worker ID; default the lease TTL of the first claim (30 s when the first call is a list).
  *       The server clamps it to its {@code minSessionTimeout..maxSessionTimeout} (by default
  *       2..20 ticks, 4..40 s with ZooKeeper's usual {@code tickTime=2000}).</li>
+ *   <li>{@code leaf-name}: of the worker registry only: the {@code leaf.name} of a Meituan Leaf
+ *       deployment on the same ensemble, whose worker IDs idmint then shares without overlap
+ *       ({@link LeafWorkers}).</li>
  * </ul>
  *
  * Durations are a whole number with {@code ms}, {@code s} or {@code m}.
@@ -34,8 +37,10 @@ import java.util.regex.Pattern;
  * @param chroot the base znode, e.g. {@code /idmint}
  * @param timeoutMillis the per-call timeout
  * @param sessionMillis the session timeout, or 0 for the lease TTL of the first claim
+ * @param leafName the Leaf deployment whose worker IDs are shared, or null
  */
-record ZkUri(String connectString, String chroot, int timeoutMillis, int sessionMillis) {
+record ZkUri(String connectString, String chroot, int timeoutMillis, int sessionMillis,
+        String leafName) {
 
     static final String DEFAULT_CHROOT = "/idmint";
     static final int DEFAULT_TIMEOUT_MILLIS = 5_000;
@@ -66,9 +71,14 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
         Map<String, String> options = options(uri, query);
         String timeout = options.get("timeout");
         String session = options.get("session");
+        String leafName = options.get("leaf-name");
+        if (leafName != null && !SEGMENT.matcher(leafName).matches()) {
+            throw bad(uri, "leaf-name '" + leafName + "' must be A-Z a-z 0-9 . _ - (Leaf's "
+                    + "leaf.name)");
+        }
         return new ZkUri(connectString(uri, hosts), chroot(uri, path),
                 timeout == null ? DEFAULT_TIMEOUT_MILLIS : millis(uri, "timeout", timeout),
-                session == null ? 0 : millis(uri, "session", session));
+                session == null ? 0 : millis(uri, "session", session), leafName);
     }
 
     /** Whether the session timeout follows the first claim's lease TTL. */
@@ -128,8 +138,9 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
             for (String pair : query.split("&", -1)) {
                 int eq = pair.indexOf('=');
                 String key = (eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(Locale.ROOT);
-                if (!key.equals("timeout") && !key.equals("session")) {
-                    throw bad(uri, "unknown option '" + key + "'; options are timeout and session");
+                if (!key.equals("timeout") && !key.equals("session") && !key.equals("leaf-name")) {
+                    throw bad(uri, "unknown option '" + key + "'; options are timeout, session "
+                            + "and leaf-name");
                 }
                 if (eq < 0) {
                     throw bad(uri, "option '" + key + "' has no value, e.g. " + key + "=5s");

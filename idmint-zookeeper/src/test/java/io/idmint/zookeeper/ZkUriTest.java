@@ -48,11 +48,22 @@ class ZkUriTest {
         "zk://h:1/x?timeout=2|timeout '2' is not a duration",
         "zk://h:1/x?session=0s|between 1ms and 1h",
         "zk://h:1/x?session=2h|session '2h' must be between 1ms and 1h",
+        "zk://h:1/x?leaf-name=a/b|leaf-name 'a/b' must be A-Z a-z 0-9 . _ -",
     })
     void parse_badUri_namesTheBadPart(String uri, String message) {
         assertThatThrownBy(() -> ZkUri.parse(uri))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(uri)
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void parse_leafName_isKeptForTheRegistryAndRefusedByTheSegmentStore() {
+        assertThat(ZkUri.parse("zk://h:1/x?leaf-name=leaf-prod.1").leafName())
+                .isEqualTo("leaf-prod.1");
+        assertThat(ZkUri.parse("zk://h:1/x").leafName()).isNull();
+        assertThatThrownBy(() -> new ZkRangeStoreProvider().open("zk://h:1/x?leaf-name=a",
+                java.nio.file.Path.of("unused")))
+                .hasMessageContaining("leaf-name is an option of the worker registry");
     }
 }

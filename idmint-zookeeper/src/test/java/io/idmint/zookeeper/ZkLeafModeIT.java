@@ -1,0 +1,267 @@
+package io.idmint.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.IdGenerator;
+import io.idmint.IdUnavailableException;
+import io.idmint.Layout;
+import io.idmint.Snowflake;
+import io.idmint.spi.Claim;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.RegistryException.Kind;
+import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.ManualTimeSource;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * idmint next to Meituan Leaf on one ZooKeeper ({@code leaf-name=}): the Leaf nodes here are
+ * written exactly as Leaf's SnowflakeZookeeperHolder writes them (a persistent sequential znode
+ * {@code /snowflake/NAME/forever/IP:PORT-} with Jackson's {@code {"ip","port","timestamp"}}).
+ */
+class ZkLeafModeIT {
+
+    private static TestingServer server;
+    private static CuratorFramework leafSide;
+
+    private final String leafName = "leaf" + UUID.randomUUID().toString().substring(0, 8);
+    private final String ns = "l" + UUID.randomUUID().toString().substring(0, 8);
+    private final List<ZkRegistry> opened = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = ZkTesting.server();
+        leafSide = CuratorFrameworkFactory.newClient(server.getConnectString(),
+                new RetryOneTime(100));
+        leafSide.start();
+        leafSide.blockUntilConnected();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        leafSide.close();
+        server.close();
+    }
+
+    @AfterEach
+    void closeClients() {
+        opened.forEach(ZkRegistry::close);
+    }
+
+    private ZkRegistry open() {
+        ZkRegistry r = ZkTesting.open(server.getConnectString(), "leaf-name=" + leafName);
+        opened.add(r);
+        return r;
+    }
+
+    private String forever() {
+        return "/snowflake/" + leafName + "/forever";
+    }
+
+    /** A Leaf node's first start: its worker ID is the sequence number ZooKeeper gives it. */
+    private int leafNode(String ip, int port, long timestamp) throws Exception {
+        String json = "{\"ip\":\"" + ip + "\",\"port\":\"" + port + "\",\"timestamp\":"
+                + timestamp + "}";
+        String path = leafSide.create().creatingParentsIfNeeded()
+                .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                .forPath(forever() + "/" + ip + ":" + port + "-",
+                        json.getBytes(StandardCharsets.UTF_8));
+        return Integer.parseInt(path.split("-")[1]);
+    }
+
+    /** Leaf's own reading of the directory at start (its init): ip:port to worker ID. */
+    private Map<String, Integer> leafReads() throws Exception {
+        Map<String, Integer> nodeMap = new HashMap<>();
+        for (String key : leafSide.getChildren().forPath(forever())) {
+            String[] nodeKey = key.split("-");
+            nodeMap.put(nodeKey[0], Integer.parseInt(nodeKey[1]));
+        }
+        return nodeMap;
+    }
+
+    private ClaimRequest request(String layoutSpec, int preferred) {
+        return new ClaimRequest(ns, layoutSpec, 0, "", 1023, preferred, 30_000, "it");
+    }
+
+    @Test
+    void claim_takesANumberNoLeafNodeHoldsOrWillBeGiven() throws Exception {
+        long now = System.currentTimeMillis();
+        assertThat(List.of(leafNode("10.0.0.1", 8080, now), leafNode("10.0.0.2", 8080, now),
+                leafNode("10.0.0.3", 8080, now))).containsExactly(0, 1, 2);
+        ZkRegistry a = open();
+        ZkRegistry b = open();
+
+        Claim first = a.claim(request(Layout.LEAF.spec(), -1));
+        int laterLeaf = leafNode("10.0.0.4", 8080, now);
+        Claim second = b.claim(request(Layout.LEAF.spec(), -1));
+
+        assertThat(first.workerId()).isEqualTo(3);
+        assertThat(laterLeaf).isEqualTo(4);
+        assertThat(second.workerId()).isEqualTo(5);
+        // Leaf still reads its directory, and no two registrations share a number.
+        Map<String, Integer> read = leafReads();
+        assertThat(read).containsEntry("10.0.0.4:8080", 4)
+                .containsEntry(LeafWorkers.RESERVATION, 5);
+        assertThat(leafSide.getChildren().forPath(forever())).hasSize(6);
+        // A released reservation is claimed again rather than a new number taken.
+        a.release(first, first.hwmMillis());
+        assertThat(open().claim(request(Layout.LEAF.spec(), -1)).workerId()).isEqualTo(3);
+        assertThat(leafSide.getChildren().forPath(forever())).hasSize(6);
+    }
+
+    /**
+     * Eight idmint nodes claim while four Leaf nodes start: every worker ID is held once, by a Leaf
+     * node or by an idmint worker, never both.
+     */
+    @Test
+    void claim_racingLeafStarts_neverSharesAWorkerId() throws Exception {
+        long now = System.currentTimeMillis();
+        leafNode("10.0.0.1", 8080, now);
+        List<ZkRegistry> registries = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            registries.add(open());
+        }
+        Map<Integer, String> holders = new java.util.concurrent.ConcurrentHashMap<>();
+        IdOracle.together(12, t -> {
+            String who;
+            int worker;
+            if (t < 8) {
+                worker = registries.get(t).claim(request(Layout.LEAF.spec(), -1)).workerId();
+                who = "idmint " + t;
+            } else {
+                worker = leafNode("10.0.2." + t, 8080, now);
+                who = "leaf " + t;
+            }
+            String before = holders.putIfAbsent(worker, who);
+            assertThat(before).as("worker %d: %s and %s", worker, before, who).isNull();
+        });
+
+        assertThat(holders).hasSize(12).doesNotContainKey(0);
+        assertThat(leafReads().values()).doesNotHaveDuplicates();
+    }
+
+    /**
+     * A reservation never claimed (its creator died between creating it and claiming it) is left
+     * to its creator while that could still be claiming, then taken by the next claim.
+     */
+    @Test
+    void claim_reservationNeverClaimed_isTakenOnceALeaseTtlOld() throws Exception {
+        String orphan = leafSide.create().creatingParentsIfNeeded()
+                .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                .forPath(forever() + "/" + LeafWorkers.RESERVATION + "-", new byte[0]);
+        long created = leafSide.checkExists().forPath(orphan).getCtime();
+        ZkRegistry r = ZkTesting.open(server.getConnectString(),
+                "leaf-name=" + leafName + "&session=30s");
+        opened.add(r);
+
+        assertThat(r.claim(request(Layout.LEAF.spec(), -1)).workerId()).isEqualTo(1);
+        while (System.currentTimeMillis() <= created + 1) {
+            Thread.onSpinWait(); // until the orphan is older than the 1 ms lease TTL below
+        }
+        ClaimRequest shortTtl = new ClaimRequest(ns, Layout.LEAF.spec(), 0, "", 1023, -1, 1,
+                "it");
+        assertThat(r.claim(shortTtl).workerId()).isZero();
+    }
+
+    @Test
+    void claim_startsAboveLeafsLatestReportedTime() throws Exception {
+        long now = System.currentTimeMillis();
+        leafNode("10.0.0.1", 8080, now - 60_000);
+        leafNode("10.0.0.2", 8080, now + 5_000); // a Leaf clock ahead of ours
+
+        Claim c = open().claim(request(Layout.LEAF.spec(), -1));
+
+        assertThat(c.hwmMillis()).isEqualTo(now + 5_000);
+    }
+
+    @Test
+    void generator_waitsForItsClockToPassLeafsTime_thenMintsAboveIt() throws Exception {
+        long now = System.currentTimeMillis();
+        long leafTime = now + 5_000;
+        leafNode("10.0.0.1", 8080, leafTime);
+        ManualTimeSource clock = new ManualTimeSource(now);
+        try (IdGenerator gen = Snowflake.newBuilder().layout(Layout.LEAF).registry(open())
+                .namespace(ns).timeSource(clock).build()) {
+            assertThatThrownBy(gen::nextId).isInstanceOf(IdUnavailableException.class);
+
+            clock.set(leafTime + 1);
+            long id = awaitId(gen);
+
+            assertThat(Layout.LEAF.decode(id).timestampMillis()).isGreaterThan(leafTime);
+            assertThat(id).isGreaterThan(((leafTime - Layout.TWITTER_EPOCH_MILLIS) << 22)
+                    | (1023L << 12) | 4095);
+        }
+    }
+
+    private static long awaitId(IdGenerator gen) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                return gen.nextId();
+            } catch (IdUnavailableException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(10); // polling the condition, not waiting for time to pass
+            }
+        }
+    }
+
+    @Test
+    void claim_allNumbersHeld_refusesNamingThemAndLeavesNothingBehind() throws Exception {
+        for (int i = 0; i < 1024; i++) {
+            leafNode("10.0.1." + (i % 250), 8000 + i, 1);
+        }
+
+        assertThatThrownBy(() -> open().claim(request(Layout.LEAF.spec(), -1)))
+                .isInstanceOfSatisfying(RegistryException.class,
+                        e -> assertThat(e.kind()).isEqualTo(Kind.POOL_FULL))
+                .hasMessageContaining("all 1024 worker IDs of Leaf '" + leafName + "' are held "
+                        + "(1024 by Leaf nodes, 0 by idmint workers");
+        assertThat(leafSide.getChildren().forPath(forever())).hasSize(1024);
+    }
+
+    @Test
+    void claim_otherLayout_isRefused_andLeafBitsWithAnotherEpochAreNot() throws Exception {
+        ZkRegistry r = open();
+
+        assertThatThrownBy(() -> r.claim(request(Layout.SNOWFLAKE.spec(), -1)))
+                .isInstanceOfSatisfying(RegistryException.class,
+                        e -> assertThat(e.kind()).isEqualTo(Kind.CONFLICT))
+                .hasMessageContaining("hold only in Leaf's layout");
+        // Leaf's bits with another epoch (Leaf's twepoch is configurable) are fine.
+        assertThat(r.claim(request("leaf,epoch=2020-01-01T00:00:00Z", -1)).workerId()).isZero();
+    }
+
+    @Test
+    void claim_preferredWorker_isTakenOnlyWhenItIsAFreeReservation() throws Exception {
+        long now = System.currentTimeMillis();
+        leafNode("10.0.0.1", 8080, now); // 0
+        ZkRegistry a = open();
+        Claim one = a.claim(request(Layout.LEAF.spec(), -1)); // reserves 1
+        Claim two = a.claim(request(Layout.LEAF.spec(), -1)); // reserves 2
+        a.release(one, one.hwmMillis());
+        a.release(two, two.hwmMillis());
+
+        // A free reservation is taken when preferred; Leaf's worker 0 never is.
+        assertThat(open().claim(request(Layout.LEAF.spec(), 2)).workerId()).isEqualTo(2);
+        assertThat(open().claim(request(Layout.LEAF.spec(), 0)).workerId()).isEqualTo(1);
+        assertThat(open().claim(request(Layout.LEAF.spec(), 0)).workerId()).isEqualTo(3);
+    }
+}
