@@ -4,6 +4,7 @@ import io.idmint.IdUnavailableException;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.segment.SegmentStats;
 import io.idmint.segment.Segments;
+import io.idmint.spi.Names;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
@@ -46,9 +47,6 @@ final class SegmentService implements AutoCloseable {
     static final long MAX_START = 1L << 61;
     /** When a caller may try again after the store did not answer. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(1);
-    /** The longest tag name. */
-    static final int MAX_TAG = 64;
-
     private final RangeStore store;
     private final SegmentGenerator ids;
     private final int maxCount;
@@ -227,20 +225,10 @@ final class SegmentService implements AutoCloseable {
     /**
      * Checks a tag name as the generator does, before anything is charged or issued.
      *
-     * @throws IllegalArgumentException when it is not 1 to 64 of {@code A-Z a-z 0-9 . _ -}
+     * @throws IllegalArgumentException naming the tag and {@link Names#TAG_RULE}
      */
     static void checkTag(String tag) {
-        // By hand rather than a regex: HTTP checks a tag on every request.
-        boolean ok = tag != null && !tag.isEmpty() && tag.length() <= MAX_TAG;
-        for (int i = 0; ok && i < tag.length(); i++) {
-            char c = tag.charAt(i);
-            ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-                    || c == '.' || c == '_' || c == '-';
-        }
-        if (!ok) {
-            throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to "
-                    + MAX_TAG + " of A-Z a-z 0-9 . _ -");
-        }
+        Names.requireTag(tag);
     }
 
     /** Stops the generator's fetches, then closes the store. */
