@@ -14,8 +14,9 @@ import java.util.Map;
  * ({@link JdbcRegistries}) plus {@code idmint.namespace} (default {@code default}): stores of
  * different namespaces share the table but not their tags; and {@code idmint.table}:
  * {@code idmint_segment} (default, idmint's own table) or {@code leaf_alloc}, an existing Leaf
- * table served with Leaf's semantics beside running Leaf servers (docs/migration.md). An H2 file path that is neither
- * absolute nor {@code ./…} nor {@code ~/…} lives under the node's data directory:
+ * table served with Leaf's semantics beside running Leaf servers (docs/migration.md). An H2
+ * file path that is neither absolute nor {@code ./…} nor {@code ~/…} lives under the node's
+ * data directory:
  * {@link #DEFAULT_URL} is the file {@code <dataDir>/segments.mv.db}.
  */
 public final class JdbcRangeStores {

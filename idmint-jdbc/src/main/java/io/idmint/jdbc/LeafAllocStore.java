@@ -33,11 +33,11 @@ final class LeafAllocStore implements RangeStore {
 
     static final String TABLE = "leaf_alloc";
     /**
-     * The largest {@code max_id} an allocation may reach: 2^62 - 1, the largest value the
-     * segment generator serves (its cursors stay far from overflow), so no allocation takes
-     * values that could never be served.
+     * The largest {@code max_id} an allocation may reach: 2^63 - 1, past which Leaf's own
+     * {@code max_id + step} overflows a BIGINT. (The segment generator serves values up to 2^62
+     * only and refuses a range above, naming the tag.)
      */
-    static final long LIMIT = Long.MAX_VALUE / 2;
+    static final long LIMIT = Long.MAX_VALUE;
     /** The description of a row auto-creation inserts. */
     static final String CREATED = "created by idmint";
 
@@ -59,8 +59,9 @@ final class LeafAllocStore implements RangeStore {
         this.where = "table leaf_alloc in " + config.display();
         String bigint = config.dialect() == Dialect.MYSQL ? "CAST(? AS SIGNED)"
                 : "CAST(? AS BIGINT)";
+        // GREATEST: a negative step (refused by SOUND) must not overflow the subtraction first
         this.byStep = "UPDATE leaf_alloc SET max_id = max_id + step WHERE max_id <= " + bigint
-                + " - step AND step <= " + bigint + " AND " + SOUND;
+                + " - GREATEST(step, 1) AND step <= " + bigint + " AND " + SOUND;
         this.bySize = "UPDATE leaf_alloc SET max_id = max_id + " + bigint + " WHERE " + SOUND
                 + " AND max_id <= " + bigint;
     }
@@ -155,8 +156,8 @@ final class LeafAllocStore implements RangeStore {
         } else if (max < 0) {
             why = "has max_id " + max + ", below 0";
         } else if (max > LIMIT - n) {
-            why = "has max_id " + max + ": plus " + n + " it passes " + LIMIT + " (2^62 - 1), "
-                    + "the largest value idmint serves (2^63 - 1 overflows a BIGINT)";
+            why = "has max_id " + max + ": plus " + n + " it would overflow a BIGINT (past "
+                    + LIMIT + ")";
         } else {
             return new RegistryException(Kind.UNAVAILABLE, where + ": row biz_tag='" + tag
                     + "' changed while it was read (max_id " + max + ", step " + step
@@ -178,8 +179,9 @@ final class LeafAllocStore implements RangeStore {
     /** A missing table is named as such (idmint never creates it); else the store failed. */
     private RegistryException failed(String what, SQLException e) {
         String state = e.getSQLState();
-        boolean noTable = "42S02".equals(state) || "42P01".equals(state)
-                || "42102".equals(state) || e.getErrorCode() == 1146;
+        // MySQL, MariaDB and H2: 42S02 (H2: 42S04 in an empty database); PostgreSQL: 42P01
+        boolean noTable = "42S02".equals(state) || "42S04".equals(state)
+                || "42P01".equals(state);
         if (noTable) {
             return new RegistryException(Kind.CORRUPT, where + ": " + what + ": the table does "
                     + "not exist; idmint serves an existing Leaf table and never creates it "
