@@ -345,6 +345,47 @@ class SegmentGeneratorTest {
     }
 
     @Test
+    void next_aNameTheStoreCannotHold_failsAtOnceNamingIt_andIsNotRetried() throws Exception {
+        // a store whose table holds short names only, as idmint_segment holds 64 characters
+        RangeStore shortNames = new RangeStore() {
+            @Override
+            public Range allocate(String tag, long size) throws RegistryException {
+                if (tag.length() > 5) {
+                    throw new IllegalArgumentException("segment tag '" + tag + "' has "
+                            + tag.length() + " characters; this store holds at most 5");
+                }
+                return store.allocate(tag, size);
+            }
+
+            @Override
+            public void create(String tag, long start, long step) throws RegistryException {
+                store.create(tag, start, step);
+            }
+
+            @Override
+            public List<TagInfo> tags() throws RegistryException {
+                return store.tags();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SegmentGenerator g = Segments.newBuilder().store(shortNames).timeSource(time).build();
+        opened.add(g);
+        store.create("order:2024", 1, 10);
+        store.create("ok", 1, 10);
+        CompletableFuture<Long> call = CompletableFuture.supplyAsync(() -> g.next("order:2024"));
+        assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).cause()
+                .isExactlyInstanceOf(IllegalArgumentException.class)
+                .hasMessage("segment tag 'order:2024' has 10 characters; this store holds at "
+                        + "most 5");
+        assertThat(g.next("ok")).isEqualTo(1);
+        assertThat(g.stats()).extracting(SegmentStats::tag).containsExactly("ok");
+    }
+
+    @Test
     void next_unknownTag_withAutoCreate_startsAtOne() throws Exception {
         SegmentGenerator g = build(Segments.newBuilder().autoCreate(true));
         assertThat(g.next("fresh")).isEqualTo(1);

@@ -137,6 +137,8 @@ final class SegmentService implements AutoCloseable {
             throw new UnknownTagException(tag, "segment tag '" + tag + "' does not exist; create "
                     + "it with POST /api/v1/segments and the body {\"tag\":\"" + tag + "\"}, "
                     + "or turn on segment.auto-create");
+        } catch (IllegalArgumentException e) {
+            throw storeRefused(e);
         }
         return out;
     }
@@ -184,6 +186,8 @@ final class SegmentService implements AutoCloseable {
             store.create(tag, start, step);
         } catch (RegistryException e) {
             throw failure(e, tag);
+        } catch (IllegalArgumentException e) {
+            throw storeRefused(e);
         }
         return new TagInfo(tag, start, step);
     }
@@ -213,6 +217,14 @@ final class SegmentService implements AutoCloseable {
         }
     }
 
+    /**
+     * A valid tag the store cannot hold (idmint's SQL table holds 64 characters): a bad
+     * argument, answered 400 / INVALID_ARGUMENT like the checks before it.
+     */
+    private static IllegalArgumentException storeRefused(IllegalArgumentException e) {
+        return e instanceof TagExistsException ? e : new StoreRefusedException(e.getMessage(), e);
+    }
+
     private static RuntimeException failure(RegistryException e, String tag) {
         return switch (e.kind()) {
             case CONFLICT -> new TagExistsException("segment tag '" + tag + "' exists already");
@@ -238,6 +250,15 @@ final class SegmentService implements AutoCloseable {
             ids.close();
         } finally {
             store.close();
+        }
+    }
+
+    /** A valid name the store cannot hold: HTTP 400, gRPC INVALID_ARGUMENT, CLI exit 2. */
+    static final class StoreRefusedException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        StoreRefusedException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

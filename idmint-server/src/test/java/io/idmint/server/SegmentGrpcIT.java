@@ -89,11 +89,16 @@ class SegmentGrpcIT {
     }
 
     @Test
-    void leafTagNames_areServed() {
-        String tag = "order:2024@eu+" + "x".repeat(100);
+    void leafTagNames_areServed_andTheSqlTablesLimitIsABadArgument() {
+        String tag = "order:2024@eu+" + "x".repeat(50);
         stub(channel).createSegment(create(tag).setStart(7).build());
         assertThat(stub(channel).nextSegmentIds(next(tag, 2)).getIdsList()).containsExactly(7L,
                 8L);
+        assertStatus(() -> stub(channel).createSegment(create(tag + "y").build()),
+                Status.Code.INVALID_ARGUMENT, "has 65 characters; table idmint_segment holds at "
+                        + "most 64");
+        assertStatus(() -> stub(channel).nextSegmentIds(next(tag + "y", 1)),
+                Status.Code.INVALID_ARGUMENT, "has 65 characters");
     }
 
     @Test
