@@ -40,6 +40,12 @@ abstract class JdbcRangeStoreContract extends RangeStoreContract {
         return JdbcRangeStores.open(url(), null);
     }
 
+    /** The table's {@code tag VARCHAR(64)}. */
+    @Override
+    protected int maxTagLength() {
+        return JdbcRangeStore.MAX_TAG;
+    }
+
     /** Sorts ranges by start and fails on any two that share a value. */
     static List<Range> assertDisjoint(List<Range> ranges) {
         List<Range> sorted = new ArrayList<>(ranges);
