@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  *   <tr><th>Thrown</th><th>HTTP</th><th>gRPC</th><th>CLI</th></tr>
  *   <tr><td>{@link IllegalArgumentException}: bad tag name, count, start or step (the
  *       transports check these first: {@link #checkTag}, {@link #checkCreate}, the count's
- *       parse; any other is a bug)</td>
+ *       parse), or {@link StoreRefusedException}: a valid tag the store cannot hold; any
+ *       other is a bug</td>
  *       <td>400</td><td>INVALID_ARGUMENT</td><td>exit 2</td></tr>
  *   <tr><td>{@link UnknownTagException} (an {@code IllegalArgumentException}): no such tag and
  *       segment.auto-create off</td><td>404</td><td>NOT_FOUND</td><td>-</td></tr>
