@@ -14,7 +14,9 @@ import io.vertx.core.http.HttpServerResponse;
 /**
  * Leaf's two endpoints as Leaf's server answers them, with {@code leaf.compat=strict}
  * (docs/migration.md, "Leaf HTTP compatibility"). Leaf maps {@code /api/segment/get/{key}} and
- * {@code /api/snowflake/get/{key}} for every method and ignores the query; a failed call throws
+ * {@code /api/snowflake/get/{key}} for every method and ignores the query (Spring 4.3 answers
+ * OPTIONS itself, listing every method but TRACE, and calls the handler for the rest, HEAD
+ * included, which issues an ID); a failed call throws
  * an exception annotated with status 500, which Spring Boot 1.5 answers with its error JSON
  * ({@code timestamp, status, error, exception, message, path}; the message is Leaf's
  * {@code Result{id=<code>, status=EXCEPTION}}); a path with no key matches nothing: 404 in the
@@ -29,6 +31,8 @@ final class LeafCompat {
     static final long KEY_NOT_EXISTS = -2;
     /** Leaf's code: both segments of the tag are empty (the store is slow or down). */
     static final long TWO_SEGMENTS_ARE_NULL = -3;
+    /** What Spring 4.3 lists for OPTIONS on a mapping that declares no method. */
+    static final String ALLOW = "GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS";
     private static final String EXCEPTION = "com.sankuai.inf.leaf.server.exception."
             + "LeafServerException";
 
@@ -63,6 +67,10 @@ final class LeafCompat {
      */
     int serve(Route route, HttpServerRequest req, long startNanos,
             RequestPipeline.Caller caller) {
+        if (req.method() == HttpMethod.OPTIONS) {
+            req.response().putHeader(HttpHeaders.ALLOW, ALLOW).end();
+            return 200;
+        }
         if (route == Route.LEAF_SNOWFLAKE) {
             pipeline.charge(caller, 1);
             long id;

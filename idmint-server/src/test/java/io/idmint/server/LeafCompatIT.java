@@ -134,12 +134,17 @@ class LeafCompatIT {
     @Test
     void otherMethods_idmint405_leafServesThem() {
         for (String path : new String[] {"/api/segment/get/order", "/api/snowflake/get/k"}) {
-            for (String method : new String[] {"POST", "PUT", "DELETE", "OPTIONS"}) {
+            for (String method : new String[] {"POST", "PUT", "DELETE", "PATCH"}) {
                 Http.Response refused = idmint.send(method, path);
                 assertProblem(refused, 405, "method " + method + " is not allowed");
                 assertThat(refused.header("allow")).isEqualTo("GET");
                 assertThat(id(leaf.send(method, path))).as(method + " " + path).isPositive();
             }
+            assertThat(idmint.send("OPTIONS", path).status()).isEqualTo(405);
+            Http.Response options = leaf.send("OPTIONS", path);
+            assertThat(options.status()).isEqualTo(200);
+            assertThat(options.header("allow")).isEqualTo("GET,HEAD,POST,PUT,PATCH,DELETE,OPTIONS");
+            assertThat(options.body()).isEmpty();
             assertThat(idmint.send("HEAD", path).status()).isEqualTo(405);
             Http.Response head = leaf.send("HEAD", path);
             assertThat(head.status()).isEqualTo(200);
@@ -147,9 +152,11 @@ class LeafCompatIT {
             assertThat(head.body()).isEmpty();
             assertThat(Integer.parseInt(head.header("content-length"))).isPositive();
         }
-        // a HEAD issues an ID in Leaf, as its GET does: the next one is two further
+        // a HEAD issues an ID in Leaf, as its GET does: the next one is two further; an
+        // OPTIONS issues none
         long before = id(leaf.get("/api/segment/get/order"));
         leaf.send("HEAD", "/api/segment/get/order");
+        leaf.send("OPTIONS", "/api/segment/get/order");
         assertThat(id(leaf.get("/api/segment/get/order"))).isEqualTo(before + 2);
         assertThat(leaf.send("TRACE", "/api/segment/get/order").status()).isEqualTo(405);
     }
