@@ -182,6 +182,35 @@ abstract class LeafAllocContract extends RangeStoreContract {
     }
 
     /**
+     * A Leaf server that dies inside its allocation (its UPDATE run, no commit, the connection
+     * cut) takes nothing: the database rolls it back, and an idmint allocation queued behind
+     * its row lock gets the values it would have had. For server databases (an in-process H2
+     * session outlives its aborted connection).
+     */
+    void assertLeafDyingMidTransactionTakesNothing() throws Exception {
+        leafRow(tag, 1, 100);
+        RangeStore s = connect();
+        java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (Connection leaf = DriverManager.getConnection(url())) {
+            leaf.setAutoCommit(false);
+            try (PreparedStatement ps = leaf.prepareStatement(
+                    "UPDATE leaf_alloc SET max_id = max_id + step WHERE biz_tag = ?")) {
+                ps.setString(1, tag);
+                assertThat(ps.executeUpdate()).isEqualTo(1);
+            }
+            java.util.concurrent.Future<Range> queued =
+                    pool.submit(() -> s.allocate(tag, RangeStore.TAG_STEP));
+            leaf.abort(Runnable::run);
+            assertThat(queued.get(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .isEqualTo(new Range(1, 101));
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(row(tag)).containsExactly(101, 100);
+    }
+
+    /**
      * The rolling migration: two Leaf servers (re-enacted) and two idmint generators serve one
      * tag at once, three threads each; one Leaf server and one idmint generator are killed
      * half-way and replaced. No value is issued twice, and every value is accounted for: the

@@ -2,6 +2,7 @@ package io.idmint.jdbc;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Leaf's table served in place on a real MariaDB server, beside re-enacted Leaf servers. */
 class MariaDbLeafAllocIT extends LeafAllocContract {
@@ -16,6 +17,11 @@ class MariaDbLeafAllocIT extends LeafAllocContract {
     @AfterAll
     static void stopDatabase() throws Exception {
         db.close();
+    }
+
+    @Test
+    void leafDyingMidTransaction_takesNothing_andIdmintGetsTheValues() throws Exception {
+        assertLeafDyingMidTransactionTakesNothing();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.idmint.jdbc;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Leaf's table served in place on a real PostgreSQL server, beside re-enacted Leaf servers. */
 class PostgresLeafAllocIT extends LeafAllocContract {
@@ -16,6 +17,11 @@ class PostgresLeafAllocIT extends LeafAllocContract {
     @AfterAll
     static void stopDatabase() throws Exception {
         pg.close();
+    }
+
+    @Test
+    void leafDyingMidTransaction_takesNothing_andIdmintGetsTheValues() throws Exception {
+        assertLeafDyingMidTransactionTakesNothing();
     }
 
     @Override
