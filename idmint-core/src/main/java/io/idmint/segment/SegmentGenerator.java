@@ -14,8 +14,8 @@ public interface SegmentGenerator extends AutoCloseable {
     /**
      * The next ID of {@code tag}.
      *
-     * @throws IllegalArgumentException when the tag name is not 1 to 64 of
-     *     {@code A-Z a-z 0-9 . _ -}
+     * @throws IllegalArgumentException when the tag name is not valid
+     *     ({@link io.idmint.spi.Names#isValidTag})
      * @throws io.idmint.spi.UnknownTagException when the tag does not exist and auto-creation is
      *     off
      * @throws IdUnavailableException when both buffers of the tag are empty past the fetch
@@ -38,8 +38,8 @@ public interface SegmentGenerator extends AutoCloseable {
      * a tag often. Keep it and share it across threads; every handle of a tag and
      * {@link #next(String)} serve from the same buffers.
      *
-     * @throws IllegalArgumentException when the tag name is not 1 to 64 of
-     *     {@code A-Z a-z 0-9 . _ -}
+     * @throws IllegalArgumentException when the tag name is not valid
+     *     ({@link io.idmint.spi.Names#isValidTag})
      * @throws IdUnavailableException when the generator is closed ({@code CLOSED}); whether the
      *     tag exists is asked on the handle's first call, which throws
      *     {@link io.idmint.spi.UnknownTagException} as {@link #next(String)} does

@@ -164,6 +164,11 @@ final class TagBuffer implements SegmentSequence {
                     throw new UnknownTagException(tag, "segment tag '" + tag + "' does not exist;"
                             + " create it first, or turn on segment.auto-create");
                 }
+                if (attempted && lastFailure instanceof IllegalArgumentException refused) {
+                    // a name this store cannot hold (RangeStore#allocate): no retry will help
+                    owner.forget(tag, this);
+                    throw new IllegalArgumentException(refused.getMessage(), refused);
+                }
                 long now = time.nanoTime();
                 if (!fetching && (!attempted || now - lastAttemptNanos >= RETRY_NANOS)) {
                     lastFailure = null;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.idmint.IdUnavailableException;
 import io.idmint.IdUnavailableException.Reason;
+import io.idmint.spi.Names;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
@@ -324,7 +325,7 @@ class SegmentGeneratorTest {
     @Test
     void next_badTagName_namesTheTag() {
         SegmentGenerator g = build(Segments.newBuilder());
-        for (String bad : new String[] {"", "a b", "x/y", "é", "a".repeat(65)}) {
+        for (String bad : new String[] {"", "a b", "x/y", "é", "a".repeat(129), "a?b", ".."}) {
             assertThatThrownBy(() -> g.next(bad)).isInstanceOf(IllegalArgumentException.class)
                     .isNotInstanceOf(UnknownTagException.class)
                     .hasMessageContaining("segment tag '" + bad + "'");
@@ -341,6 +342,47 @@ class SegmentGeneratorTest {
                 .satisfies(e -> assertThat(((UnknownTagException) e).tag()).isEqualTo("ghost"));
         store.create("ghost", 42, 100);
         assertThat(g.next("ghost")).isEqualTo(42);
+    }
+
+    @Test
+    void next_aNameTheStoreCannotHold_failsAtOnceNamingIt_andIsNotRetried() throws Exception {
+        // a store whose table holds short names only, as idmint_segment holds 64 characters
+        RangeStore shortNames = new RangeStore() {
+            @Override
+            public Range allocate(String tag, long size) throws RegistryException {
+                if (tag.length() > 5) {
+                    throw new IllegalArgumentException("segment tag '" + tag + "' has "
+                            + tag.length() + " characters; this store holds at most 5");
+                }
+                return store.allocate(tag, size);
+            }
+
+            @Override
+            public void create(String tag, long start, long step) throws RegistryException {
+                store.create(tag, start, step);
+            }
+
+            @Override
+            public List<TagInfo> tags() throws RegistryException {
+                return store.tags();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SegmentGenerator g = Segments.newBuilder().store(shortNames).timeSource(time).build();
+        opened.add(g);
+        store.create("order:2024", 1, 10);
+        store.create("ok", 1, 10);
+        CompletableFuture<Long> call = CompletableFuture.supplyAsync(() -> g.next("order:2024"));
+        assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).cause()
+                .isExactlyInstanceOf(IllegalArgumentException.class)
+                .hasMessage("segment tag 'order:2024' has 10 characters; this store holds at "
+                        + "most 5");
+        assertThat(g.next("ok")).isEqualTo(1);
+        assertThat(g.stats()).extracting(SegmentStats::tag).containsExactly("ok");
     }
 
     @Test
@@ -391,9 +433,9 @@ class SegmentGeneratorTest {
     @Test
     void sequence_badTagName_failsAtOnce() {
         SegmentGenerator g = build(Segments.newBuilder());
-        for (String bad : new String[] {"", "a b", "a".repeat(65), null}) {
+        for (String bad : new String[] {"", "a b", "a".repeat(129), "a/b", "..", null}) {
             assertThatThrownBy(() -> g.sequence(bad)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("segment tag '" + bad + "' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+                    .hasMessage("segment tag '" + bad + "' must be " + Names.TAG_RULE);
         }
         assertThat(g.stats()).isEmpty();
     }

@@ -13,7 +13,7 @@ class TagValueTest {
         assertThat(TagValue.created("t", 5, RangeStore.MAX_STEP).step())
                 .isEqualTo(RangeStore.MAX_STEP);
         assertThatThrownBy(() -> TagValue.created("a/b", 1, 1))
-                .hasMessage("segment tag 'a/b' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+                .hasMessage("segment tag 'a/b' must be " + Names.TAG_RULE);
         assertThatThrownBy(() -> TagValue.created("t", -1, 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("segment start must be >= 0, got -1");

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * @param timeout bound on getting a connection and on each statement
  * @param poolSize connections per client
  * @param namespace the segment store's namespace ({@code idmint.namespace}); null for a registry,
- *     whose namespace comes with each claim
+ *     whose namespace comes with each claim, and for a {@code leaf_alloc} store
  * @param user from {@code IDMINT_JDBC_USER}, or null to use the URL's
  * @param password from {@code IDMINT_JDBC_PASSWORD}, or null to use the URL's
  */
@@ -42,7 +42,9 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
     /** What a URL is for. */
     enum Use {
         REGISTRY("jdbc registry", "schema"),
-        SEGMENTS("jdbc segment store", "segments");
+        SEGMENTS("jdbc segment store", "segments"),
+        /** Segments from an existing Leaf table ({@code idmint.table=leaf_alloc}): no schema. */
+        LEAF_ALLOC("jdbc segment store (leaf_alloc)", null);
 
         private final String label;
         private final String script;
@@ -57,7 +59,7 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
             return label;
         }
 
-        /** Its schema script's name before {@code -<dialect>.sql}. */
+        /** Its schema script's name before {@code -<dialect>.sql}; null when it creates none. */
         String script() {
             return script;
         }
@@ -91,8 +93,10 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
         Duration timeout = DEFAULT_TIMEOUT;
         int poolSize = DEFAULT_POOL_SIZE;
         String namespace = use == Use.SEGMENTS ? DEFAULT_NAMESPACE : null;
+        boolean namespaced = false;
+        Use table = use;
         String known = "idmint.timeout, idmint.pool-size"
-                + (use == Use.SEGMENTS ? ", idmint.namespace" : "");
+                + (use == Use.SEGMENTS ? ", idmint.namespace, idmint.table" : "");
         if (start >= 0) {
             String params = trimmed.substring(start + 1);
             for (String param : params.split(Pattern.quote(String.valueOf(sep)))) {
@@ -115,23 +119,39 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
                     case "idmint.namespace":
                         if (use == Use.SEGMENTS) {
                             namespace = parseNamespace(what, value);
+                            namespaced = true;
                             break;
                         }
                         throw new IllegalArgumentException(what + " '" + displayOf(trimmed)
                                 + "': option 'idmint.namespace' is for segment stores; a "
                                 + "registry's namespace is the node's own setting");
+                    case "idmint.table":
+                        if (use == Use.SEGMENTS) {
+                            table = parseTable(what, value);
+                            break;
+                        }
+                        throw new IllegalArgumentException(what + " '" + displayOf(trimmed)
+                                + "': option 'idmint.table' is for segment stores");
                     default:
                         throw new IllegalArgumentException(what + " '" + displayOf(trimmed)
                                 + "': unknown option '" + key + "'; known: " + known);
                 }
             }
         }
+        if (table == Use.LEAF_ALLOC) {
+            if (namespaced) {
+                throw new IllegalArgumentException(what + " '" + displayOf(trimmed) + "': "
+                        + "idmint.namespace does not apply to idmint.table=leaf_alloc, whose tags "
+                        + "are Leaf's biz_tags; leave it out");
+            }
+            namespace = null;
+        }
         if (dialect == Dialect.H2) {
             requireCommitsWritten(what, trimmed, base, kept);
         }
         String driverUrl = kept.isEmpty() ? base : base + (dialect == Dialect.H2 ? ";" : "?")
                 + String.join(String.valueOf(sep), kept);
-        return new JdbcConfig(use, dialect, driverUrl, displayOf(trimmed), timeout, poolSize,
+        return new JdbcConfig(table, dialect, driverUrl, displayOf(trimmed), timeout, poolSize,
                 namespace, nonEmpty(env.get(USER_ENV)), nonEmpty(env.get(PASSWORD_ENV)));
     }
 
@@ -242,6 +262,17 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
         }
         throw new IllegalArgumentException(what + ": idmint.pool-size '" + value
                 + "' must be a whole number from 1 to 16");
+    }
+
+    /** {@code idmint_segment} (idmint's own table, the default) or {@code leaf_alloc}. */
+    private static Use parseTable(String what, String value) {
+        return switch (value) {
+            case "idmint_segment" -> Use.SEGMENTS;
+            case "leaf_alloc" -> Use.LEAF_ALLOC;
+            default -> throw new IllegalArgumentException(what + ": idmint.table '" + value
+                    + "' must be idmint_segment (idmint's own table, created on first use) or "
+                    + "leaf_alloc (an existing Leaf table, see docs/migration.md)");
+        };
     }
 
     private static String parseNamespace(String what, String value) {

@@ -105,7 +105,7 @@ final class JdbcPool implements AutoCloseable {
 
     /** Creates this use's tables unless they exist ({@code CREATE TABLE IF NOT EXISTS}). */
     private void ensureSchema(Connection c) throws SQLException {
-        if (schemaReady) {
+        if (schemaReady || config.use().script() == null) {
             return;
         }
         // PostgreSQL can fail one of two racing CREATE TABLE IF NOT EXISTS with a unique

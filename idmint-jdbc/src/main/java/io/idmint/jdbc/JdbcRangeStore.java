@@ -25,6 +25,8 @@ import java.util.List;
 final class JdbcRangeStore implements RangeStore {
 
     private static final String KEY = "namespace = ? AND tag = ?";
+    /** The longest tag the table's {@code tag VARCHAR(64)} holds. */
+    static final int MAX_TAG = 64;
 
     /** Bound 1: size, 2: namespace, 3: tag, 4: the highest next_id that does not overflow. */
     private static final String INCREMENT = "UPDATE idmint_segment SET next_id = next_id + ?"
@@ -49,6 +51,7 @@ final class JdbcRangeStore implements RangeStore {
     @Override
     public Range allocate(String tag, long size) throws RegistryException {
         TagValue.checkAllocation(tag, size);
+        requireFits(tag);
         String what = "allocate " + (size == TAG_STEP ? "a step" : size) + " of tag '" + tag
                 + "'";
         try (Connection c = pool.connect()) {
@@ -123,6 +126,15 @@ final class JdbcRangeStore implements RangeStore {
         }
     }
 
+    /** A valid tag longer than the table's column is refused, not cut or failed in SQL. */
+    private static void requireFits(String tag) {
+        if (tag.length() > MAX_TAG) {
+            throw new IllegalArgumentException("segment tag '" + tag + "' has " + tag.length()
+                    + " characters; table idmint_segment holds at most " + MAX_TAG + " (a Leaf "
+                    + "leaf_alloc table holds 128: idmint.table=leaf_alloc)");
+        }
+    }
+
     /** Rolls back explicitly; a failing rollback is kept with the first failure. */
     private static void rollback(Connection c, Exception cause) {
         try {
@@ -135,6 +147,7 @@ final class JdbcRangeStore implements RangeStore {
     @Override
     public void create(String tag, long start, long step) throws RegistryException {
         TagValue.created(tag, start, step);
+        requireFits(tag);
         try (Connection c = pool.connect(); PreparedStatement ps = pool.prepare(c, INSERT)) {
             ps.setString(1, namespace);
             ps.setString(2, tag);

@@ -12,8 +12,11 @@ import java.util.Map;
  *
  * <p>The URL is the JDBC URL, with the registry's options and credentials
  * ({@link JdbcRegistries}) plus {@code idmint.namespace} (default {@code default}): stores of
- * different namespaces share the table but not their tags. An H2 file path that is neither
- * absolute nor {@code ./…} nor {@code ~/…} lives under the node's data directory:
+ * different namespaces share the table but not their tags; and {@code idmint.table}:
+ * {@code idmint_segment} (default, idmint's own table) or {@code leaf_alloc}, an existing Leaf
+ * table served with Leaf's semantics beside running Leaf servers (docs/migration.md). An H2
+ * file path that is neither absolute nor {@code ./…} nor {@code ~/…} lives under the node's
+ * data directory:
  * {@link #DEFAULT_URL} is the file {@code <dataDir>/segments.mv.db}.
  */
 public final class JdbcRangeStores {
@@ -36,18 +39,27 @@ public final class JdbcRangeStores {
      * @throws IllegalArgumentException naming the bad part of the URL
      */
     public static RangeStore open(String url, Path dataDir) {
-        return new JdbcRangeStore(config(url, System.getenv(), dataDir));
+        JdbcConfig config = config(url, System.getenv(), dataDir);
+        return config.use() == JdbcConfig.Use.LEAF_ALLOC ? new LeafAllocStore(config)
+                : new JdbcRangeStore(config);
     }
 
     /**
      * Creates the store's table unless it exists; safe to run again and while nodes run.
      *
-     * @throws IllegalArgumentException naming the bad part of the URL
+     * @throws IllegalArgumentException naming the bad part of the URL, or when it names
+     *     {@code idmint.table=leaf_alloc}: that table is Leaf's, never created here
      * @throws RegistryException {@code UNAVAILABLE} when the database cannot be reached or
      *     refuses the statement
      */
     public static void initSchema(String url, Path dataDir) throws RegistryException {
-        try (JdbcRangeStore s = new JdbcRangeStore(config(url, System.getenv(), dataDir))) {
+        JdbcConfig config = config(url, System.getenv(), dataDir);
+        if (config.use() == JdbcConfig.Use.LEAF_ALLOC) {
+            throw new IllegalArgumentException("jdbc segment store '" + config.display()
+                    + "': idmint.table=leaf_alloc serves an existing Leaf table and never "
+                    + "creates it; create it with Leaf's scripts/leaf_alloc.sql");
+        }
+        try (JdbcRangeStore s = new JdbcRangeStore(config)) {
             s.createSchema();
         }
     }

@@ -135,6 +135,28 @@ class JdbcConfigTest {
     }
 
     @Test
+    void parse_table_leafAllocIsLeafsTable_withoutNamespaceOrSchema() {
+        JdbcConfig c = JdbcRangeStores.config("jdbc:mysql://db/leaf?idmint.table=leaf_alloc"
+                + "&user=u", Map.of(), null);
+        assertThat(c.use()).isEqualTo(JdbcConfig.Use.LEAF_ALLOC);
+        assertThat(c.use().script()).isNull();
+        assertThat(c.namespace()).isNull();
+        assertThat(c.driverUrl()).isEqualTo("jdbc:mysql://db/leaf?user=u");
+        assertThat(JdbcRangeStores.config("jdbc:h2:mem:x;idmint.table=idmint_segment", Map.of(),
+                null).use()).isEqualTo(JdbcConfig.Use.SEGMENTS);
+        assertThatThrownBy(() -> JdbcRangeStores.config("jdbc:h2:mem:x;idmint.table=LEAF_ALLOC",
+                Map.of(), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("jdbc segment store: idmint.table 'LEAF_ALLOC' must be idmint_segment "
+                        + "(idmint's own table, created on first use) or leaf_alloc (an existing "
+                        + "Leaf table, see docs/migration.md)");
+        assertThatThrownBy(() -> JdbcConfig.parse("jdbc:mysql://db/ids?idmint.table=leaf_alloc",
+                Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jdbc registry").hasMessageContaining("idmint.table");
+    }
+
+    @Test
     void parse_segmentStoreBadInput_namesThePart() {
         assertThatThrownBy(() -> JdbcRangeStores.config("jdbc:h2:mem:x;idmint.namespace=a/b",
                 Map.of(), null))

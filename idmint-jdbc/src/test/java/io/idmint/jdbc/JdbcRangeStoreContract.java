@@ -40,6 +40,12 @@ abstract class JdbcRangeStoreContract extends RangeStoreContract {
         return JdbcRangeStores.open(url(), null);
     }
 
+    /** The table's {@code tag VARCHAR(64)}. */
+    @Override
+    protected int maxTagLength() {
+        return JdbcRangeStore.MAX_TAG;
+    }
+
     /** Sorts ranges by start and fails on any two that share a value. */
     static List<Range> assertDisjoint(List<Range> ranges) {
         List<Range> sorted = new ArrayList<>(ranges);
@@ -98,10 +104,32 @@ abstract class JdbcRangeStoreContract extends RangeStoreContract {
         RangeStore s = connect();
         assertThatThrownBy(() -> s.create("no spaces", 1, 10))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'no spaces'");
-        assertThatThrownBy(() -> s.allocate("x".repeat(65), 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 64");
+        assertThatThrownBy(() -> s.allocate("x".repeat(129), 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 128");
         assertThatThrownBy(() -> s.allocate(null, 1))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void leafTagNames_fitTheTable_upTo64Characters_andLongerAreRefusedNamingTheLimit()
+            throws Exception {
+        RangeStore s = connect();
+        String leaf = "order:2024@" + tag + "+~!$&'()*,;=[]{}|^`\"";
+        s.create(leaf, 7, 10);
+        assertThat(s.allocate(leaf, RangeStore.TAG_STEP)).isEqualTo(new Range(7, 17));
+        String longest = tag + "x".repeat(64 - tag.length());
+        s.create(longest, 1, 10);
+        assertThat(s.tags()).extracting(TagInfo::tag).contains(leaf, longest);
+        for (String tooLong : new String[] {longest + "y", "z".repeat(128)}) {
+            assertThatThrownBy(() -> s.create(tooLong, 1, 10))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("segment tag '" + tooLong + "' has " + tooLong.length()
+                            + " characters; table idmint_segment holds at most 64 (a Leaf "
+                            + "leaf_alloc table holds 128: idmint.table=leaf_alloc)");
+            assertThatThrownBy(() -> s.allocate(tooLong, 1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("at most 64");
+        }
     }
 
     @Test

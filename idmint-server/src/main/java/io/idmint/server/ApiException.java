@@ -58,6 +58,9 @@ final class ApiException extends RuntimeException {
         if (e instanceof SegmentService.TagExistsException) {
             return new ApiException(Problem.TAG_EXISTS, e.getMessage());
         }
+        if (e instanceof SegmentService.StoreRefusedException) {
+            return new ApiException(Problem.BAD_PARAMETER, e.getMessage());
+        }
         if (e instanceof UnknownTagException) {
             return new ApiException(Problem.UNKNOWN_TAG, e.getMessage());
         }

@@ -198,6 +198,10 @@ final class Config {
     static final Key<SegmentOrder> SEGMENT_ORDER = key("segment.order", "issue", "ORDER",
             "issue: segment IDs in the order calls take them; relaxed: per-thread blocks, "
                     + "faster, ordered per thread only", ConfigValues::segmentOrder);
+    static final Key<Boolean> LEAF_COMPAT = key("leaf.compat", "off", "off|strict",
+            "strict: /api/segment/get/{key} and /api/snowflake/get/{key} answer errors, methods "
+                    + "and query parameters as Leaf's server does (docs/migration.md); off: as "
+                    + "the rest of the API", ConfigValues::leafCompat);
 
     /** The keys {@code idmint segment} reads: where the store is and the step of new tags. */
     static final List<Key<?>> SEGMENT_KEYS = List.of(SEGMENT_STORE, DATA_DIR, SEGMENT_STEP);
@@ -223,7 +227,7 @@ final class Config {
             STATIC_PEERS, HTTP_PORT, GRPC_PORT, BIND, MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN,
             RATE_LIMIT, SHUTDOWN_GRACE, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP,
             SEGMENT_MAX_STEP, SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE,
-            SEGMENT_ORDER))
+            SEGMENT_ORDER, LEAF_COMPAT))
             .toList();
 
     private final Map<Key<?>, Object> values;

@@ -120,6 +120,15 @@ final class ConfigValues {
         };
     }
 
+    /** {@code leaf.compat}: true for {@code strict}, false for {@code off}. */
+    static boolean leafCompat(String text) {
+        return switch (text.trim()) {
+            case "strict" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("expected off or strict");
+        };
+    }
+
     static boolean bool(String text) {
         return switch (text.trim().toLowerCase(Locale.ROOT)) {
             case "true", "yes", "on", "1" -> true;

@@ -49,6 +49,8 @@ final class HttpApi extends VerticleBase {
     private final IdEndpoints ids;
     private final OpsEndpoints ops;
     private final SegmentEndpoints segments;
+    /** Leaf's answers on Leaf's two endpoints ({@code leaf.compat=strict}); null when off. */
+    private final LeafCompat leaf;
     private final String host;
     private final int port;
     private final Duration grace;
@@ -58,16 +60,20 @@ final class HttpApi extends VerticleBase {
      * @param port the port to listen on; negative asks Vert.x for one free port shared by all
      *     instances (0 would give each instance a port of its own)
      * @param grace how long requests in flight may take to finish when undeployed
+     * @param leafStrict whether Leaf's endpoints answer as Leaf's server does
+     *     ({@code leaf.compat=strict})
      */
     HttpApi(IdService service, Formats formats, SegmentService segments,
             RequestPipeline pipeline, Metrics metrics, TimeSource time, String host, int port,
-            Duration grace, NodeInfo node) {
+            Duration grace, NodeInfo node, boolean leafStrict) {
         this.pipeline = pipeline;
         this.metrics = metrics;
         this.time = time;
         this.ids = new IdEndpoints(service, formats, pipeline, time);
         this.ops = new OpsEndpoints(service, segments, metrics, time, node);
         this.segments = new SegmentEndpoints(segments, pipeline, metrics, time);
+        this.leaf = leafStrict ? new LeafCompat(service, segments, pipeline, metrics, time)
+                : null;
         this.host = host;
         this.port = port;
         this.grace = grace;
@@ -122,10 +128,17 @@ final class HttpApi extends VerticleBase {
                     + "request bodies over " + MAX_BODY + " bytes, and chunked ones only when "
                     + "creating a segment tag");
         }
+        boolean leafRoute = route == Route.LEAF_SEGMENT || route == Route.LEAF_SNOWFLAKE;
+        if (leaf != null && route == Route.UNMATCHED && LeafCompat.under(req.path())) {
+            return leaf.notFound(req);
+        }
         if (route == Route.UNMATCHED) {
             return problem(res, Problem.NOT_FOUND, "no endpoint at path '" + req.path() + "'");
         }
         HttpMethod method = req.method();
+        if (leaf != null && leafRoute && LeafCompat.serves(method)) {
+            return leafCall(route, req, start);
+        }
         if (method != HttpMethod.GET && (method != HttpMethod.HEAD || route.mints())
                 && (method != HttpMethod.POST || !route.posts())) {
             res.putHeader(HttpHeaders.ALLOW, route.allow());
@@ -146,6 +159,21 @@ final class HttpApi extends VerticleBase {
                         segments.serve(route, req, start, caller);
                 default -> ids.serve(route, req, caller);
             };
+        } catch (RuntimeException e) {
+            ApiException refused = ApiException.of(e);
+            if (refused == null) {
+                throw e;
+            }
+            return Responses.problem(req, refused);
+        }
+    }
+
+    /** A Leaf route in strict mode: idmint's token and rate checks, then Leaf's answers. */
+    private int leafCall(Route route, HttpServerRequest req, long start) {
+        try {
+            RequestPipeline.Caller caller = caller(req);
+            pipeline.authorise(caller, false, route.label());
+            return leaf.serve(route, req, start, caller);
         } catch (RuntimeException e) {
             ApiException refused = ApiException.of(e);
             if (refused == null) {

@@ -1,5 +1,6 @@
 package io.idmint.server;
 
+import io.idmint.spi.Names;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.TagInfo;
 import java.io.IOException;
@@ -102,7 +103,7 @@ final class SegmentCommand implements Runnable {
         CommandSpec spec;
 
         @Parameters(index = "0", paramLabel = "TAG",
-                description = "the tag: 1 to 64 of A-Z a-z 0-9 . _ -")
+                description = "the tag: " + Names.TAG_RULE)
         String tag;
 
         @Option(names = "--start", paramLabel = "N",

@@ -4,6 +4,7 @@ import io.idmint.IdUnavailableException;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.segment.SegmentStats;
 import io.idmint.segment.Segments;
+import io.idmint.spi.Names;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
@@ -21,7 +22,8 @@ import java.util.function.Consumer;
  *   <tr><th>Thrown</th><th>HTTP</th><th>gRPC</th><th>CLI</th></tr>
  *   <tr><td>{@link IllegalArgumentException}: bad tag name, count, start or step (the
  *       transports check these first: {@link #checkTag}, {@link #checkCreate}, the count's
- *       parse; any other is a bug)</td>
+ *       parse), or {@link StoreRefusedException}: a valid tag the store cannot hold; any
+ *       other is a bug</td>
  *       <td>400</td><td>INVALID_ARGUMENT</td><td>exit 2</td></tr>
  *   <tr><td>{@link UnknownTagException} (an {@code IllegalArgumentException}): no such tag and
  *       segment.auto-create off</td><td>404</td><td>NOT_FOUND</td><td>-</td></tr>
@@ -46,9 +48,6 @@ final class SegmentService implements AutoCloseable {
     static final long MAX_START = 1L << 61;
     /** When a caller may try again after the store did not answer. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(1);
-    /** The longest tag name. */
-    static final int MAX_TAG = 64;
-
     private final RangeStore store;
     private final SegmentGenerator ids;
     private final int maxCount;
@@ -139,6 +138,8 @@ final class SegmentService implements AutoCloseable {
             throw new UnknownTagException(tag, "segment tag '" + tag + "' does not exist; create "
                     + "it with POST /api/v1/segments and the body {\"tag\":\"" + tag + "\"}, "
                     + "or turn on segment.auto-create");
+        } catch (IllegalArgumentException e) {
+            throw storeRefused(e);
         }
         return out;
     }
@@ -186,6 +187,8 @@ final class SegmentService implements AutoCloseable {
             store.create(tag, start, step);
         } catch (RegistryException e) {
             throw failure(e, tag);
+        } catch (IllegalArgumentException e) {
+            throw storeRefused(e);
         }
         return new TagInfo(tag, start, step);
     }
@@ -215,6 +218,14 @@ final class SegmentService implements AutoCloseable {
         }
     }
 
+    /**
+     * A valid tag the store cannot hold (idmint's SQL table holds 64 characters): a bad
+     * argument, answered 400 / INVALID_ARGUMENT like the checks before it.
+     */
+    private static IllegalArgumentException storeRefused(IllegalArgumentException e) {
+        return e instanceof TagExistsException ? e : new StoreRefusedException(e.getMessage(), e);
+    }
+
     private static RuntimeException failure(RegistryException e, String tag) {
         return switch (e.kind()) {
             case CONFLICT -> new TagExistsException("segment tag '" + tag + "' exists already");
@@ -227,20 +238,10 @@ final class SegmentService implements AutoCloseable {
     /**
      * Checks a tag name as the generator does, before anything is charged or issued.
      *
-     * @throws IllegalArgumentException when it is not 1 to 64 of {@code A-Z a-z 0-9 . _ -}
+     * @throws IllegalArgumentException naming the tag and {@link Names#TAG_RULE}
      */
     static void checkTag(String tag) {
-        // By hand rather than a regex: HTTP checks a tag on every request.
-        boolean ok = tag != null && !tag.isEmpty() && tag.length() <= MAX_TAG;
-        for (int i = 0; ok && i < tag.length(); i++) {
-            char c = tag.charAt(i);
-            ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-                    || c == '.' || c == '_' || c == '-';
-        }
-        if (!ok) {
-            throw new IllegalArgumentException("segment tag '" + tag + "' must be 1 to "
-                    + MAX_TAG + " of A-Z a-z 0-9 . _ -");
-        }
+        Names.requireTag(tag);
     }
 
     /** Stops the generator's fetches, then closes the store. */
@@ -250,6 +251,15 @@ final class SegmentService implements AutoCloseable {
             ids.close();
         } finally {
             store.close();
+        }
+    }
+
+    /** A valid name the store cannot hold: HTTP 400, gRPC INVALID_ARGUMENT, CLI exit 2. */
+    static final class StoreRefusedException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        StoreRefusedException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

@@ -127,7 +127,7 @@ final class Server implements AutoCloseable {
             List<HttpApi> instances = new CopyOnWriteArrayList<>();
             List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
                 HttpApi api = new HttpApi(service, formats, segments, pipeline, metrics, time,
-                        host, listen, grace, node);
+                        host, listen, grace, node, config.get(Config.LEAF_COMPAT));
                 instances.add(api);
                 return api;
             }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"

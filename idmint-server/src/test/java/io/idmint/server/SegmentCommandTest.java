@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.spi.Names;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -91,8 +92,8 @@ class SegmentCommandTest {
 
     @Test
     void create_badTagStartOrStep_exit2NamingIt_andCreatesNothing() {
-        assertUsage(run("segment", "create", "a/b"), "segment tag 'a/b' must be 1 to 64 of "
-                + "A-Z a-z 0-9 . _ -");
+        assertUsage(run("segment", "create", "a/b"), "segment tag 'a/b' must be "
+                + Names.TAG_RULE);
         assertUsage(run("segment", "create", "t", "--start", "-1"), "start must be from 0 to "
                 + "2305843009213693952 (2^61), got -1");
         assertUsage(run("segment", "create", "t", "--step", "0"), "step must be from 1 to "

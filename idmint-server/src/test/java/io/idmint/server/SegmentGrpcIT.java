@@ -89,6 +89,19 @@ class SegmentGrpcIT {
     }
 
     @Test
+    void leafTagNames_areServed_andTheSqlTablesLimitIsABadArgument() {
+        String tag = "order:2024@eu+" + "x".repeat(50);
+        stub(channel).createSegment(create(tag).setStart(7).build());
+        assertThat(stub(channel).nextSegmentIds(next(tag, 2)).getIdsList()).containsExactly(7L,
+                8L);
+        assertStatus(() -> stub(channel).createSegment(create(tag + "y").build()),
+                Status.Code.INVALID_ARGUMENT, "has 65 characters; table idmint_segment holds at "
+                        + "most 64");
+        assertStatus(() -> stub(channel).nextSegmentIds(next(tag + "y", 1)),
+                Status.Code.INVALID_ARGUMENT, "has 65 characters");
+    }
+
+    @Test
     void createDefaults_andListSegments() {
         stub(channel).createSegment(create("list-a").build());
         stub(channel).createSegment(create("list-b").setStart(0).setStep(5).build());
@@ -108,7 +121,8 @@ class SegmentGrpcIT {
         assertStatus(() -> stub(channel).nextSegmentIds(next("nope", 1)), Status.Code.NOT_FOUND,
                 "segment tag 'nope' does not exist");
         assertStatus(() -> stub(channel).nextSegmentIds(next("a/b", 1)),
-                Status.Code.INVALID_ARGUMENT, "segment tag 'a/b' must be 1 to 64");
+                Status.Code.INVALID_ARGUMENT,
+                "segment tag 'a/b' must be 1 to 128 printable ASCII characters");
         assertStatus(() -> stub(channel).nextSegmentIds(next("errs", 0)),
                 Status.Code.INVALID_ARGUMENT, "count must be from 1 to 10000, got 0");
         assertStatus(() -> stub(channel).nextSegmentIds(next("errs", MAX + 1)),

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.spi.Names;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -161,11 +162,11 @@ class SegmentHttpIT {
     @Test
     void badTagName_is400NamingIt_onBothApis() {
         Map<String, Object> p = assertProblem(http.get("/api/v1/segments/a%20b/ids"), 400,
-                "segment tag 'a b' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+                "segment tag 'a b' must be " + Names.TAG_RULE);
         assertThat(p.get("type")).isEqualTo(BAD_PARAMETER);
-        assertProblem(http.get("/api/v1/segments//ids"), 400, "segment tag '' must be 1 to 64");
-        assertProblem(http.get("/api/v1/segments/" + "x".repeat(65) + "/ids"), 400,
-                "must be 1 to 64");
+        assertProblem(http.get("/api/v1/segments//ids"), 400, "segment tag '' must be 1 to 128");
+        assertProblem(http.get("/api/v1/segments/" + "x".repeat(129) + "/ids"), 400,
+                "must be 1 to 128");
         assertProblem(http.get("/api/segment/get/a%2Fb"), 400, "segment tag 'a/b' must be");
     }
 
@@ -210,7 +211,7 @@ class SegmentHttpIT {
         assertProblem(create(http, "{}"), 400, "field tag must be a string, got none");
         assertProblem(create(http, "{\"tag\":5}"), 400, "field tag must be a string, got 5");
         assertProblem(create(http, "{\"tag\":\"bad tag\"}"), 400,
-                "segment tag 'bad tag' must be 1 to 64");
+                "segment tag 'bad tag' must be 1 to 128");
         assertProblem(create(http, "{\"tag\":\"b1\",\"start\":-1}"), 400,
                 "start must be from 0 to 2305843009213693952 (2^61), got -1");
         assertProblem(create(http, "{\"tag\":\"b2\",\"step\":0}"), 400,
@@ -297,7 +298,7 @@ class SegmentHttpIT {
         // The store is past what was served; the next range may be fetched already.
         assertThat(auto.get("/api/v1/segments").body()).containsPattern(
                 "\\{\"tag\":\"fresh\",\"next\":\"(11|31)\",\"step\":10}");
-        assertProblem(auto.get("/api/v1/segments/bad%20tag/ids"), 400, "must be 1 to 64");
+        assertProblem(auto.get("/api/v1/segments/bad%20tag/ids"), 400, "must be 1 to 128");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.idmint.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idmint.spi.Names;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
@@ -39,6 +40,15 @@ public abstract class RangeStoreContract {
         return 500;
     }
 
+    /**
+     * The longest tag the store holds: {@link Names#MAX_TAG}, unless its storage is narrower
+     * (then it must refuse a longer valid tag with an {@link IllegalArgumentException} naming
+     * its limit).
+     */
+    protected int maxTagLength() {
+        return Names.MAX_TAG;
+    }
+
     protected final RangeStore connect() {
         RangeStore s = newClient();
         opened.add(s);
@@ -48,6 +58,36 @@ public abstract class RangeStoreContract {
     @AfterEach
     void closeClients() {
         opened.forEach(RangeStore::close);
+    }
+
+    /** Leaf's biz_tags and every character the tag rule allows are held as they are. */
+    @Test
+    void leafTagNames_areHeldAsTheyAre() throws Exception {
+        RangeStore s = connect();
+        List<String> tags = new ArrayList<>(List.of(tag + ":2024", tag + ".v2", tag + "..",
+                tag + "@eu+~!$&'()*,;=[]{}|^`\"<>", tag + "-" + "x".repeat(maxTagLength()
+                        - tag.length() - 1)));
+        StringBuilder every = new StringBuilder();
+        for (char c = '!'; c <= '~'; c++) {
+            if (Names.isValidTag(tag + c)) {
+                every.append(c);
+            }
+        }
+        tags.add(tag + every.substring(0, Math.min(every.length(), maxTagLength()
+                - tag.length())));
+        for (String t : tags) {
+            s.create(t, 5, 10);
+            assertThat(s.allocate(t, RangeStore.TAG_STEP)).as(t).isEqualTo(new Range(5, 15));
+            assertThat(connect().allocate(t, 3)).as(t).isEqualTo(new Range(15, 18));
+        }
+        assertThat(s.tags()).extracting(TagInfo::tag).containsAll(tags);
+        if (maxTagLength() < Names.MAX_TAG) {
+            String tooLong = tag + "y".repeat(maxTagLength() + 1 - tag.length());
+            assertThatThrownBy(() -> s.create(tooLong, 1, 10))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + tooLong + "'")
+                    .hasMessageContaining(String.valueOf(maxTagLength()));
+        }
     }
 
     @Test

@@ -80,15 +80,11 @@ final class ZkNodes {
     }
 
     /**
-     * A segment tag's znode. The core accepts {@code A-Z a-z 0-9 . _ -}; ZooKeeper also refuses
-     * the names {@code .} and {@code ..}.
+     * A segment tag's znode. Every valid tag ({@link Names#isValidTag}: printable ASCII, no
+     * {@code /}, not {@code .} or {@code ..}) is a valid znode name.
      */
     String segment(String tag) {
-        if (!Names.isValid(tag) || tag.equals(".") || tag.equals("..")) {
-            throw new IllegalArgumentException("segment tag '" + tag + "' must be " + Names.RULE
-                    + " (not '.' or '..')");
-        }
-        return segments() + "/" + tag;
+        return segments() + "/" + Names.requireTag(tag);
     }
 
     String layout(String ns) {
