@@ -65,14 +65,19 @@ public final class ShardIdFunction {
      *     ({@link #defaultModulus(Layout)} fills the field)
      * @param maxWait how long a call waits for a clock that is behind the shard's high-water
      *     mark before it raises, 0 to 10 s
-     * @throws IllegalArgumentException naming the reason: a layout without a shard field, with
-     *     fields the function cannot fill, a sequence field narrower than the modulus, a shard
-     *     beyond the field, or a schema name that is not a plain lower-case identifier
+     * @throws IllegalArgumentException naming the reason: a 64-bit layout, a layout without a
+     *     shard field, with fields the function cannot fill, a sequence field narrower than the
+     *     modulus, a shard beyond the field, or a schema name that is not a plain lower-case
+     *     identifier
      */
     public static ShardIdFunction of(Layout layout, String schema, int shard, long modulus,
             Duration maxWait) {
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(maxWait, "maxWait");
+        if (layout.unsigned()) {
+            throw new IllegalArgumentException("layout " + layout.spec() + " uses all 64 bits; "
+                    + "idmint mints at most 63, so that every ID is a positive bigint");
+        }
         if (layout.bits(Field.SHARD) == 0) {
             throw new IllegalArgumentException("layout " + layout.spec() + " has no shard field; "
                     + "the function puts its shard there (use instagram or fields such as "

@@ -47,6 +47,14 @@ class ShardIdFunctionTest {
     }
 
     @Test
+    void unsigned64BitLayout_isRefusedWithTheReason() {
+        Layout wide = Layout.parse("time=42,shard=13,sequence=9");
+        assertThatThrownBy(() -> ShardIdFunction.of(wide, "s", 0, 512, WAIT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("uses all 64 bits; idmint mints at most 63");
+    }
+
+    @Test
     void layoutWithoutAShardField_isRefusedWithTheReason() {
         assertThatThrownBy(() -> ShardIdFunction.of(Layout.SNOWFLAKE, "s", 0, 512, WAIT))
                 .isInstanceOf(IllegalArgumentException.class)
