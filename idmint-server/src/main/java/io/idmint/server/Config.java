@@ -197,6 +197,14 @@ final class Config {
     static final Key<SegmentOrder> SEGMENT_ORDER = key("segment.order", "issue", "ORDER",
             "issue: segment IDs in the order calls take them; relaxed: per-thread blocks, "
                     + "faster, ordered per thread only", ConfigValues::segmentOrder);
+    static final Key<String> LOG_FORMAT = key("log.format", "text", "text|json",
+            "serve's log lines: text, or json (one object per line)", Logs::format);
+    static final Key<String> LOG_LEVEL = key("log.level", "info", "LEVEL[,LOGGER=LEVEL…]",
+            "log levels: off, error, warn, info, debug, trace; then per logger, e.g. "
+                    + "info,io.netty=warn", Logs::levelSpec);
+    static final Key<String> LOG_ACCESS = key("log.access", "off", "off|on|FILE",
+            "one line per HTTP request: off, on (with the log), or appended to FILE",
+            ConfigValues::text);
 
     /** The keys {@code idmint segment} reads: where the store is and the step of new tags. */
     static final List<Key<?>> SEGMENT_KEYS = List.of(SEGMENT_STORE, DATA_DIR, SEGMENT_STEP);
@@ -222,7 +230,7 @@ final class Config {
             STATIC_PEERS, HTTP_PORT, GRPC_PORT, BIND, MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN,
             RATE_LIMIT, SHUTDOWN_GRACE, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP,
             SEGMENT_MAX_STEP, SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE,
-            SEGMENT_ORDER))
+            SEGMENT_ORDER, LOG_FORMAT, LOG_LEVEL, LOG_ACCESS))
             .toList();
 
     private final Map<Key<?>, Object> values;

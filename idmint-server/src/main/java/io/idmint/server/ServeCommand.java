@@ -39,6 +39,7 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         Config config = ConfigOptions.load(spec, invocation.env());
+        Logs.configure(config.get(Config.LOG_FORMAT), config.get(Config.LOG_LEVEL), System.err);
         java.io.PrintWriter err = spec.commandLine().getErr();
         Server server = Server.start(config, line -> {
             err.println("idmint: " + line);
