@@ -31,13 +31,37 @@ final class Logs {
     private Logs() {
     }
 
+    /**
+     * The log manager of {@code serve}, named in {@link Main} before anything logs. The JDK's
+     * resets every logger in a shutdown hook of its own, which would drop the lines of the
+     * drain (the worker's release) logged by {@code serve}'s shutdown hook; this one keeps its
+     * handlers until the JVM is gone (they flush every line).
+     */
+    public static final class Manager extends java.util.logging.LogManager {
+        private volatile boolean configured;
+
+        @Override
+        public void reset() {
+            if (!configured) {
+                super.reset();
+            }
+        }
+    }
+
     /** Sends every logger's lines to {@code err} in {@code format}, at {@code levels}. */
     static synchronized Handler configure(String format, String levels, PrintStream err) {
         Logger root = Logger.getLogger("");
         for (Handler h : root.getHandlers()) {
             root.removeHandler(h);
         }
-        Handler handler = new StreamHandler(err, formatter(format)) {
+        // Not closed with the handler: stderr outlives the log.
+        java.io.OutputStream unclosed = new java.io.FilterOutputStream(err) {
+            @Override
+            public void close() {
+                err.flush();
+            }
+        };
+        Handler handler = new StreamHandler(unclosed, formatter(format)) {
             @Override
             public synchronized void publish(LogRecord record) {
                 super.publish(record);
@@ -46,6 +70,9 @@ final class Logs {
         };
         handler.setLevel(Level.ALL);
         root.addHandler(handler);
+        if (java.util.logging.LogManager.getLogManager() instanceof Manager m) {
+            m.configured = true;
+        }
         CONFIGURED.clear();
         levels(levels).forEach((name, level) -> {
             Logger logger = Logger.getLogger(name);

@@ -85,7 +85,7 @@ final class Server implements AutoCloseable {
             throw new IllegalArgumentException("rate-limit " + rate + " must be 0 or at least "
                     + "max-count (" + maxCount + "): a request for max-count IDs could never pass");
         }
-        EventLog events = new EventLog(metrics);
+        EventLog events = new EventLog(metrics, config.get(Config.CLOCK_MAX_WAIT));
         SegmentService segments = SegmentService.open(config, warn);
         metrics.bindSegments(segments::stats);
         Minter minter;
@@ -127,6 +127,7 @@ final class Server implements AutoCloseable {
             int loops = Runtime.getRuntime().availableProcessors();
             vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
             Vertx v = vertx;
+            vertx.setPeriodic(1000, t -> events.checkClock());
             // Port 0 asks for any free port; Vert.x shares one random port among the instances
             // only when it is asked for as a negative port.
             int configured = config.get(Config.HTTP_PORT);
