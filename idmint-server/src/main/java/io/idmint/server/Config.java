@@ -301,6 +301,7 @@ final class Config {
     private static List<String> envWarnings(Map<String, String> env) {
         List<String> known = new ArrayList<>(KEYS.stream().map(Key::envVar).toList());
         known.add(CONFIG_ENV);
+        known.add("IDMINT_JAVA_OPTS"); // the launcher's JVM flags (./idmint)
         List<String> warnings = new ArrayList<>();
         for (String name : new TreeSet<>(env.keySet())) {
             if (name.startsWith("IDMINT_") && !known.contains(name)) {

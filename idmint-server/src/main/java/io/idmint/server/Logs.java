@@ -16,8 +16,8 @@ import java.util.logging.StreamHandler;
  * The server's one logging backend: java.util.logging. idmint's own classes log through
  * {@link System.Logger} (which the JDK backs with it), gRPC logs to it directly, and Vert.x,
  * Netty, jetcd and Curator log through SLF4J, bound to it by {@code slf4j-jdk14}: every line
- * ends in the one handler installed here, once. No Logback: it would add jars and about 100 ms
- * of start-up for nothing the JDK cannot do (docs/observability.md).
+ * ends in the one handler installed here, once. No Logback: it would add jars and start-up
+ * time for nothing the JDK cannot do (docs/observability.md, "Logs").
  *
  * <p>{@code log.format} picks the line format (text, or json: one object per line), and
  * {@code log.level} the levels, e.g. {@code info,io.netty=warn,io.idmint=debug}. An event with

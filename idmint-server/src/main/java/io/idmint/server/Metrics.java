@@ -55,23 +55,17 @@ final class Metrics implements GeneratorListener {
     private final IdmintMetrics idmint = IdmintMetrics.bindTo(registry);
     private final Timer[] durations = new Timer[Route.values().length];
     private final AtomicReferenceArray<Counter>[] requests;
+    private boolean jvmBound;
 
     /**
      * @param build the build's labels: version, commit, java_version, layout (in any order)
      */
-    @SuppressWarnings({"unchecked", "resource"})
+    @SuppressWarnings("unchecked")
     Metrics(java.util.Map<String, String> build) {
         Gauge.Builder<?> info = Gauge.builder("idmint.build.info", () -> 1)
                 .description("1, labelled with what this server is built from and runs");
         build.forEach(info::tag);
         info.register(registry);
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmGcMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ClassLoaderMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
-        new FileDescriptorMetrics().bindTo(registry);
-        new UptimeMetrics().bindTo(registry);
         requests = new AtomicReferenceArray[Route.values().length];
         for (Route r : Route.values()) {
             durations[r.ordinal()] = Timer.builder("idmint.http.request.duration")
@@ -119,7 +113,27 @@ final class Metrics implements GeneratorListener {
 
     /** The Prometheus text exposition. */
     String scrape() {
+        bindJvm();
         return idmint.scrape(registry::scrape);
+    }
+
+    /**
+     * Binds the JVM and process meters, at the first scrape: their management beans cost
+     * start-up time that no request needs (docs/observability.md, "Start-up").
+     */
+    @SuppressWarnings("resource")
+    private synchronized void bindJvm() {
+        if (jvmBound) {
+            return;
+        }
+        jvmBound = true;
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
     }
 
     @Override
