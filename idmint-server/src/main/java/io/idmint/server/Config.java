@@ -202,6 +202,14 @@ final class Config {
             "strict: /api/segment/get/{key} and /api/snowflake/get/{key} answer errors, methods "
                     + "and query parameters as Leaf's server does (docs/migration.md); off: as "
                     + "the rest of the API", ConfigValues::leafCompat);
+    static final Key<String> LOG_FORMAT = key("log.format", "text", "text|json",
+            "serve's log lines: text, or json (one object per line)", Logs::format);
+    static final Key<String> LOG_LEVEL = key("log.level", "info", "LEVEL[,LOGGER=LEVEL…]",
+            "log levels: off, error, warn, info, debug, trace; then per logger, e.g. "
+                    + "info,io.netty=warn", Logs::levelSpec);
+    static final Key<String> LOG_ACCESS = key("log.access", "off", "off|on|FILE",
+            "one line per HTTP request: off, on (with the log), or appended to FILE",
+            ConfigValues::text);
 
     /** The keys {@code idmint segment} reads: where the store is and the step of new tags. */
     static final List<Key<?>> SEGMENT_KEYS = List.of(SEGMENT_STORE, DATA_DIR, SEGMENT_STEP);
@@ -227,7 +235,7 @@ final class Config {
             STATIC_PEERS, HTTP_PORT, GRPC_PORT, BIND, MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN,
             RATE_LIMIT, SHUTDOWN_GRACE, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP,
             SEGMENT_MAX_STEP, SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE,
-            SEGMENT_ORDER, LEAF_COMPAT))
+            SEGMENT_ORDER, LEAF_COMPAT, LOG_FORMAT, LOG_LEVEL, LOG_ACCESS))
             .toList();
 
     private final Map<Key<?>, Object> values;
@@ -298,6 +306,7 @@ final class Config {
     private static List<String> envWarnings(Map<String, String> env) {
         List<String> known = new ArrayList<>(KEYS.stream().map(Key::envVar).toList());
         known.add(CONFIG_ENV);
+        known.add("IDMINT_JAVA_OPTS"); // the launcher's JVM flags (./idmint)
         List<String> warnings = new ArrayList<>();
         for (String name : new TreeSet<>(env.keySet())) {
             if (name.startsWith("IDMINT_") && !known.contains(name)) {

@@ -109,7 +109,13 @@ final class HttpApi extends VerticleBase {
             status = internalError(req, e);
         }
         if (status != SegmentEndpoints.PENDING) {
-            metrics.request(route, status, time.nanoTime() - start);
+            long nanos = time.nanoTime() - start;
+            metrics.request(route, status, nanos);
+            AccessLog log = pipeline.log();
+            if (log != null) {
+                log.request(req.method().name(), req.path(), status, nanos,
+                        req.getParam("count"), req.remoteAddress().host());
+            }
         }
     }
 

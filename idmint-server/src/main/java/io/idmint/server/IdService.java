@@ -6,6 +6,7 @@ import io.idmint.IdGenerator;
 import io.idmint.IdParts;
 import io.idmint.IdUnavailableException;
 import io.idmint.Layout;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -24,12 +25,20 @@ final class IdService {
     private final IdGenerator ids;
     private final int maxCount;
     private final LongConsumer issued;
+    private final Consumer<IdUnavailableException> refused;
+
+    IdService(IdGenerator ids, int maxCount, LongConsumer issued) {
+        this(ids, maxCount, issued, e -> { });
+    }
 
     /**
      * @param issued told how many IDs each successful call issued (for metrics); it runs on the
      *     caller's thread and must return quickly
+     * @param refused told of each call the generator refused (for the log), on the caller's
+     *     thread, before it is thrown on
      */
-    IdService(IdGenerator ids, int maxCount, LongConsumer issued) {
+    IdService(IdGenerator ids, int maxCount, LongConsumer issued,
+            Consumer<IdUnavailableException> refused) {
         if (maxCount < 1 || maxCount > MAX_COUNT_LIMIT) {
             throw new IllegalArgumentException("max-count must be from 1 to " + MAX_COUNT_LIMIT
                     + ", got " + maxCount);
@@ -37,11 +46,18 @@ final class IdService {
         this.ids = ids;
         this.maxCount = maxCount;
         this.issued = issued;
+        this.refused = refused;
     }
 
     /** One new ID. */
     long nextId() {
-        long id = ids.nextId();
+        long id;
+        try {
+            id = ids.nextId();
+        } catch (IdUnavailableException e) {
+            refused.accept(e);
+            throw e;
+        }
         issued.accept(1);
         return id;
     }
@@ -56,7 +72,12 @@ final class IdService {
      * callers that reuse one array (check the count first).
      */
     void fill(long[] out, int n) {
-        ids.nextIds(out, 0, n);
+        try {
+            ids.nextIds(out, 0, n);
+        } catch (IdUnavailableException e) {
+            refused.accept(e);
+            throw e;
+        }
         issued.accept(n);
     }
 
@@ -65,7 +86,12 @@ final class IdService {
      * or 0): keeps a stream increasing when its batches are minted on different threads.
      */
     void fill(long[] out, int n, long above) {
-        ids.nextIds(out, 0, n, above);
+        try {
+            ids.nextIds(out, 0, n, above);
+        } catch (IdUnavailableException e) {
+            refused.accept(e);
+            throw e;
+        }
         issued.accept(n);
     }
 

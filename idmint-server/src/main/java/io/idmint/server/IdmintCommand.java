@@ -29,16 +29,25 @@ final class IdmintCommand implements Runnable {
                 + String.join(", ", spec.subcommands().keySet()));
     }
 
-    /** The version from the build, filtered into {@code version.properties}. */
+    /**
+     * The version and commit from the build, filtered into {@code version.properties}; a
+     * missing one reads "unknown".
+     */
+    static Properties build() throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = IdmintCommand.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        }
+        return p;
+    }
+
+    /** The version from the build. */
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() throws IOException {
-            Properties p = new Properties();
-            try (InputStream in = IdmintCommand.class.getResourceAsStream("version.properties")) {
-                if (in != null) {
-                    p.load(in);
-                }
-            }
+            Properties p = build();
             return new String[] {"idmint " + p.getProperty("version", "(unknown version)"),
                 "Java " + System.getProperty("java.version") + " ("
                         + System.getProperty("java.vm.name") + ")"};

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -31,6 +32,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Before anything logs: keeps serve's handlers through shutdown (see Logs.Manager).
+        if (System.getProperty("java.util.logging.manager") == null) {
+            System.setProperty("java.util.logging.manager", Logs.Manager.class.getName());
+        }
         // Commands other than serve speak through stdout and their exit code; libraries' INFO
         // lines (connection pools, clients) would only clutter stderr.
         if (args.length == 0 || !args[0].equals("serve")) {
@@ -47,7 +52,8 @@ public final class Main {
         PrintWriter err = new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8),
                 true);
         try {
-            return commandLine(new Invocation(env, stdout, stderrIsTerminal))
+            return commandLine(new Invocation(env, stdout, stderrIsTerminal),
+                    args.length > 0 ? args[0] : null)
                     .setOut(out).setErr(err).execute(args);
         } finally {
             out.flush();
@@ -56,22 +62,39 @@ public final class Main {
     }
 
     static CommandLine commandLine(Invocation invocation) {
-        CommandLine root = new CommandLine(new IdmintCommand());
-        root.addSubcommand(ConfigOptions.addTo(
+        return commandLine(invocation, null);
+    }
+
+    /**
+     * The command line; with {@code only} naming a command, the root and that command alone.
+     * Picocli reads every command's annotations when it is added: building the one asked for
+     * keeps {@code idmint next} from paying for all of them (docs/observability.md,
+     * "Start-up"). Help, versions and unknown commands build them all.
+     */
+    static CommandLine commandLine(Invocation invocation, String only) {
+        Map<String, java.util.function.Supplier<CommandLine>> commands = new LinkedHashMap<>();
+        commands.put("next", () -> ConfigOptions.addTo(
                 new CommandLine(new NextCommand(invocation)), Config.MINT_KEYS));
-        root.addSubcommand(ConfigOptions.addTo(
+        commands.put("decode", () -> ConfigOptions.addTo(
                 new CommandLine(new DecodeCommand(invocation)), Config.DECODE_KEYS));
-        root.addSubcommand(ConfigOptions.addTo(
+        commands.put("layout", () -> ConfigOptions.addTo(
                 new CommandLine(new LayoutCommand(invocation)), LayoutCommand.KEYS));
-        root.addSubcommand(ConfigOptions.addTo(
+        commands.put("serve", () -> ConfigOptions.addTo(
                 new CommandLine(new ServeCommand(invocation)), Config.SERVE_KEYS));
-        root.addSubcommand(ConfigOptions.addTo(new CommandLine(new RegistryCommand(invocation)),
+        commands.put("registry", () -> ConfigOptions.addTo(new CommandLine(
+                new RegistryCommand(invocation)),
                 List.of(Config.REGISTRY, Config.DATA_DIR, Config.NAMESPACE)));
-        root.addSubcommand(SegmentCommand.commandLine(invocation));
-        root.addSubcommand(SqlCommand.commandLine(invocation));
-        root.addSubcommand(MigrateCommand.commandLine());
-        root.addSubcommand(ConfigOptions.addTo(
+        commands.put("segment", () -> SegmentCommand.commandLine(invocation));
+        commands.put("sql", () -> SqlCommand.commandLine(invocation));
+        commands.put("migrate", MigrateCommand::commandLine);
+        commands.put("config", () -> ConfigOptions.addTo(
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
+        CommandLine root = new CommandLine(new IdmintCommand());
+        commands.forEach((name, command) -> {
+            if (only == null || !commands.containsKey(only) || name.equals(only)) {
+                root.addSubcommand(command.get());
+            }
+        });
         // Every command answers -V / --version with the root's version.
         root.getSubcommands().values().forEach(sub -> sub.getCommandSpec()
                 .versionProvider(new IdmintCommand.Version()));

@@ -5,7 +5,15 @@ import io.idmint.GeneratorStatus;
 import io.idmint.micrometer.IdmintMetrics;
 import io.idmint.segment.SegmentStats;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -23,7 +31,11 @@ import java.util.function.Supplier;
  *
  * <ul>
  * <li>{@code idmint_http_requests_total{route,status}}: HTTP requests by path template;
- * <li>{@code idmint_http_request_duration_seconds{route}}: time to answer, a histogram;
+ * <li>{@code idmint_http_request_duration_seconds{route}}: time to answer, a histogram with a
+ *     few fixed buckets ({@link #SLO_BUCKETS}), not the hundreds of a percentile histogram;
+ * <li>{@code idmint_build_info{version,commit,java_version,layout}}: always 1;
+ * <li>{@code jvm_*} (memory, GC, threads, classes) and {@code process_*} / {@code system_*}
+ *     (CPU, open files, uptime) from Micrometer's binders;
  * <li>the rest: see {@link IdmintMetrics}.
  * </ul>
  *
@@ -33,23 +45,33 @@ final class Metrics implements GeneratorListener {
 
     private static final int MIN_STATUS = 100;
     private static final int MAX_STATUS = 599;
+    /** What an operator alerts on: fast, slow, very slow (docs/observability.md). */
+    static final Duration[] SLO_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(5),
+        Duration.ofMillis(25), Duration.ofMillis(100), Duration.ofMillis(500),
+        Duration.ofSeconds(2)};
 
     private final PrometheusMeterRegistry registry =
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final IdmintMetrics idmint = IdmintMetrics.bindTo(registry);
     private final Timer[] durations = new Timer[Route.values().length];
     private final AtomicReferenceArray<Counter>[] requests;
+    private boolean jvmBound;
 
+    /**
+     * @param build the build's labels: version, commit, java_version, layout (in any order)
+     */
     @SuppressWarnings("unchecked")
-    Metrics() {
+    Metrics(java.util.Map<String, String> build) {
+        Gauge.Builder<?> info = Gauge.builder("idmint.build.info", () -> 1)
+                .description("1, labelled with what this server is built from and runs");
+        build.forEach(info::tag);
+        info.register(registry);
         requests = new AtomicReferenceArray[Route.values().length];
         for (Route r : Route.values()) {
             durations[r.ordinal()] = Timer.builder("idmint.http.request.duration")
                     .description("time from a request's head to its response, by route")
                     .tag("route", r.label())
-                    .publishPercentileHistogram()
-                    .minimumExpectedValue(Duration.ofNanos(10_000))
-                    .maximumExpectedValue(Duration.ofSeconds(10))
+                    .serviceLevelObjectives(SLO_BUCKETS)
                     .register(registry);
             requests[r.ordinal()] = new AtomicReferenceArray<>(MAX_STATUS - MIN_STATUS + 1);
         }
@@ -91,7 +113,27 @@ final class Metrics implements GeneratorListener {
 
     /** The Prometheus text exposition. */
     String scrape() {
+        bindJvm();
         return idmint.scrape(registry::scrape);
+    }
+
+    /**
+     * Binds the JVM and process meters, at the first scrape: their management beans cost
+     * start-up time that no request needs (docs/observability.md, "Start-up").
+     */
+    @SuppressWarnings("resource")
+    private synchronized void bindJvm() {
+        if (jvmBound) {
+            return;
+        }
+        jvmBound = true;
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
     }
 
     @Override

@@ -33,9 +33,21 @@ final class RequestPipeline {
     }
 
     private final Access access;
+    private final AccessLog log;
 
     RequestPipeline(Access access) {
+        this(access, null);
+    }
+
+    /** @param log the access log, or null when it is off */
+    RequestPipeline(Access access, AccessLog log) {
         this.access = access;
+        this.log = log;
+    }
+
+    /** The access log, or null when it is off. */
+    AccessLog log() {
+        return log;
     }
 
     /** Whether authorise or charge can refuse anything: else a transport need not read a caller. */

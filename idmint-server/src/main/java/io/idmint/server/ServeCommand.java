@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -39,12 +41,20 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         Config config = ConfigOptions.load(spec, invocation.env());
+        Logs.configure(config.get(Config.LOG_FORMAT), config.get(Config.LOG_LEVEL), System.err);
         java.io.PrintWriter err = spec.commandLine().getErr();
-        Server server = Server.start(config, line -> {
-            err.println("idmint: " + line);
-            err.flush();
-        });
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server), "idmint-shutdown"));
+        boolean json = config.get(Config.LOG_FORMAT).equals("json");
+        java.util.function.BiConsumer<Level, String> say = (level, line) -> {
+            if (json) {
+                Logger.getLogger(ServeCommand.class.getName()).log(level, line);
+            } else {
+                err.println("idmint: " + line);
+                err.flush();
+            }
+        };
+        Server server = Server.start(config, line -> say.accept(Level.WARNING, line));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, say),
+                "idmint-shutdown"));
         OutputStream out = invocation.stdout();
         String registry = config.get(Config.REGISTRY);
         java.util.List<String> peers = config.get(Config.STATIC_PEERS);
@@ -65,14 +75,13 @@ final class ServeCommand implements Callable<Integer> {
      * the drain failed) instead. Only a signal gets here: serve never calls System.exit itself
      * before the server is closed.
      */
-    private static void stop(Server server) {
+    private static void stop(Server server, java.util.function.BiConsumer<Level, String> say) {
         int code = Main.OK;
         try {
             server.close();
-            // Not through the log: its handlers may already be closed by their own hook.
-            System.err.println("idmint: stopped; worker released");
+            say.accept(Level.INFO, "stopped; worker released");
         } catch (RuntimeException e) {
-            System.err.println("idmint: shutdown failed: " + e);
+            say.accept(Level.SEVERE, "shutdown failed: " + e);
             code = Main.FAILURE;
         }
         System.out.flush();

@@ -1,9 +1,7 @@
 package io.idmint.server;
 
-import io.idmint.GeneratorListener;
 import io.idmint.GeneratorStatus;
 import io.idmint.IdGenerator;
-import io.idmint.LeaseState;
 import io.idmint.TimeSource;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -44,12 +42,14 @@ final class Server implements AutoCloseable {
     private final int httpPort;
     private final Duration grace;
     private final TimeSource time;
+    /** The access log, or null. */
+    private final AccessLog access;
     private final CountDownLatch closed = new CountDownLatch(1);
     private boolean closing;
 
     private Server(Minter minter, PeerCheck peers, SegmentService segments, IdService service,
             Vertx vertx, List<String> deployments, io.grpc.Server grpc, String host, int httpPort,
-            Duration grace, TimeSource time) {
+            Duration grace, TimeSource time, AccessLog access) {
         this.minter = minter;
         this.peers = peers;
         this.segments = segments;
@@ -61,6 +61,7 @@ final class Server implements AutoCloseable {
         this.httpPort = httpPort;
         this.grace = grace;
         this.time = time;
+        this.access = access;
     }
 
     /**
@@ -74,7 +75,7 @@ final class Server implements AutoCloseable {
      */
     static Server start(Config config, java.util.function.Consumer<String> warn) {
         Formats formats = Formats.fromConfig(config, warn);
-        Metrics metrics = new Metrics();
+        Metrics metrics = new Metrics(buildInfo(config));
         TimeSource time = TimeSource.system();
         String host = config.get(Config.BIND);
         Duration grace = config.get(Config.SHUTDOWN_GRACE);
@@ -84,12 +85,12 @@ final class Server implements AutoCloseable {
             throw new IllegalArgumentException("rate-limit " + rate + " must be 0 or at least "
                     + "max-count (" + maxCount + "): a request for max-count IDs could never pass");
         }
+        EventLog events = new EventLog(metrics, config.get(Config.CLOCK_MAX_WAIT));
         SegmentService segments = SegmentService.open(config, warn);
         metrics.bindSegments(segments::stats);
         Minter minter;
         try {
-            minter = Minter.open(config, DEFAULT_WORKER, config.get(Config.WORKERS),
-                    logging(metrics));
+            minter = Minter.open(config, DEFAULT_WORKER, config.get(Config.WORKERS), events);
         } catch (RuntimeException e) {
             segments.close();
             throw e;
@@ -97,6 +98,7 @@ final class Server implements AutoCloseable {
         Vertx vertx = null;
         io.grpc.Server grpc = null;
         PeerCheck peers = null;
+        AccessLog access = null;
         try {
             NodeInfo node = NodeInfo.of(config, time.currentTimeMillis());
             IdGenerator ids = minter.ids();
@@ -111,15 +113,21 @@ final class Server implements AutoCloseable {
                         node.id(), config.get(Config.AUTH_TOKEN));
                 ids = peers;
             }
-            IdService service = new IdService(ids, config.get(Config.MAX_COUNT),
-                    metrics::issued);
+            IdService service = new IdService(ids, config.get(Config.MAX_COUNT), n -> {
+                metrics.issued(n);
+                events.issued();
+            }, events::refused);
             metrics.bind(service::status);
+            events.status(service::status);
+            access = AccessLog.open(config.get(Config.LOG_ACCESS),
+                    Logs.formatter(config.get(Config.LOG_FORMAT)));
             RequestPipeline pipeline = new RequestPipeline(new Access(
                     config.get(Config.AUTH_TOKEN), config.get(Config.AUTH_ADMIN_TOKEN),
-                    config.get(Config.RATE_LIMIT), time));
+                    config.get(Config.RATE_LIMIT), time), access);
             int loops = Runtime.getRuntime().availableProcessors();
             vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
             Vertx v = vertx;
+            vertx.setPeriodic(1000, t -> events.checkClock());
             // Port 0 asks for any free port; Vert.x shares one random port among the instances
             // only when it is asked for as a negative port.
             int configured = config.get(Config.HTTP_PORT);
@@ -141,7 +149,7 @@ final class Server implements AutoCloseable {
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
             }
             return new Server(minter, peers, segments, service, v, deployments, grpc, host, port,
-                    grace, time);
+                    grace, time, access);
         } catch (RuntimeException e) {
             if (peers != null) {
                 peers.close();
@@ -152,10 +160,27 @@ final class Server implements AutoCloseable {
             if (vertx != null) {
                 vertx.close();
             }
+            if (access != null) {
+                access.close();
+            }
             segments.close();
             minter.close();
             throw e;
         }
+    }
+
+    /** The labels of {@code idmint_build_info}. */
+    private static java.util.Map<String, String> buildInfo(Config config) {
+        java.util.Properties p;
+        try {
+            p = IdmintCommand.build();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return java.util.Map.of("version", p.getProperty("version", "unknown"),
+                "commit", p.getProperty("commit", "unknown"),
+                "java_version", System.getProperty("java.version"),
+                "layout", config.get(Config.LAYOUT).toString());
     }
 
     private static String await(Future<String> f, String what) {
@@ -170,27 +195,6 @@ final class Server implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while trying to " + what, e);
         }
-    }
-
-    /** The metrics listener, plus a log line on every lease state change for operators. */
-    private static GeneratorListener logging(Metrics metrics) {
-        return new GeneratorListener() {
-            @Override
-            public void onStateChange(LeaseState from, LeaseState to, String detail) {
-                LOG.log(to == LeaseState.ACTIVE || to == LeaseState.RELEASED ? Level.INFO
-                        : Level.WARNING, "worker lease " + from + " -> " + to + ": " + detail);
-            }
-
-            @Override
-            public void onSequenceWait() {
-                metrics.onSequenceWait();
-            }
-
-            @Override
-            public void onClockBehind(long behindMillis) {
-                metrics.onClockBehind(behindMillis);
-            }
-        };
     }
 
     int httpPort() {
@@ -255,6 +259,9 @@ final class Server implements AutoCloseable {
             grpc.shutdownNow();
         } finally {
             try {
+                if (access != null) {
+                    access.close();
+                }
                 segments.close();
             } finally {
                 if (peers != null) {

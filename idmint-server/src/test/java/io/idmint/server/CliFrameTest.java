@@ -73,4 +73,18 @@ class CliFrameTest {
         assertThat(r.err()).contains("IDMINT_HTTP_PROT").contains("IDMINT_HTTP_PORT")
                 .doesNotContain("IDMINT_NAMESPACE");
     }
+
+    @Test
+    void commandLine_oneCommandNamed_buildsOnlyThatOne() {
+        Invocation inv = new Invocation(Map.of(), new java.io.ByteArrayOutputStream(), false);
+
+        // help is the root's own (picocli's help command), always there.
+        assertThat(Main.commandLine(inv, "next").getSubcommands())
+                .containsOnlyKeys("help", "next");
+        assertThat(Main.commandLine(inv, "segment").getSubcommands())
+                .containsOnlyKeys("help", "segment");
+        assertThat(Main.commandLine(inv, "nexxt").getSubcommands()).containsOnlyKeys("help",
+                "next", "decode", "layout", "serve", "registry", "segment", "sql", "config");
+        assertThat(Main.commandLine(inv, "--help").getSubcommands()).hasSize(9);
+    }
 }

@@ -123,6 +123,14 @@ class ConfigTest {
     }
 
     @Test
+    void load_launchersJavaOpts_isNoMisspelledKey() {
+        // Regression: ./idmint's own variable drew "not an idmint setting" on every run.
+        Config config = Config.load(Map.of(), Map.of("IDMINT_JAVA_OPTS", "-Xmx1g"), null);
+
+        assertThat(config.warnings()).isEmpty();
+    }
+
+    @Test
     void load_badDurationFromEachSource_namesKeyValueAndSource() throws Exception {
         assertThatThrownBy(() -> Config.load(Map.of(Config.LEASE_TTL,
                 new Setting("30", "flag --lease-ttl")), Map.of(), null))

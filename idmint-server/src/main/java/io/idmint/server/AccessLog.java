@@ -1,0 +1,118 @@
+package io.idmint.server;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Formatter;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.StreamHandler;
+
+/**
+ * The optional access log ({@code log.access}): one line per HTTP request with method, path,
+ * status, duration_ms, count and caller, in the log's format, to the log's handler ({@code on})
+ * or appended to a file. The event loop only queues a record; a daemon thread formats and writes
+ * it. A full queue drops the record rather than stall a request; the drops are counted in the
+ * line written when the log closes.
+ */
+final class AccessLog implements AutoCloseable {
+
+    private static final int QUEUE = 65_536;
+    private static final String LOGGER = "io.idmint.server.access";
+
+    /** The file's handler, or null to log through the server log. */
+    private final Handler out;
+    private final BlockingQueue<LogRecord> queue = new ArrayBlockingQueue<>(QUEUE);
+    private final LongAdder dropped = new LongAdder();
+    private final Thread writer;
+    private volatile boolean closing;
+
+    private AccessLog(Handler out) {
+        this.out = out;
+        writer = new Thread(this::write, "idmint-access-log");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    /**
+     * The access log {@code setting} asks for, or null when it is {@code off}.
+     *
+     * @param format the lines' format in a file
+     */
+    static AccessLog open(String setting, Formatter format) {
+        return switch (setting) {
+            case "off" -> null;
+            case "on" -> new AccessLog(null);
+            default -> {
+                try {
+                    FileOutputStream file = new FileOutputStream(Path.of(setting).toFile(), true);
+                    yield new AccessLog(new StreamHandler(file, format));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("log.access: cannot open " + setting + " for "
+                            + "appending: " + e.getMessage(), e);
+                }
+            }
+        };
+    }
+
+    /** Queues the line of one answered request. */
+    void request(String method, String path, int status, long nanos, String count,
+            String caller) {
+        Map<String, Object> f = new LinkedHashMap<>(8);
+        f.put("method", method);
+        f.put("path", path);
+        f.put("status", status);
+        f.put("duration_ms", nanos / 1_000 / 1_000.0);
+        f.put("count", count == null ? "1" : count);
+        f.put("caller", caller);
+        LogRecord r = new LogRecord(Level.INFO, "request");
+        r.setLoggerName(LOGGER);
+        r.setParameters(new Object[] {f});
+        if (!queue.offer(r)) {
+            dropped.increment();
+        }
+    }
+
+    private void write() {
+        try {
+            while (!closing || !queue.isEmpty()) {
+                LogRecord r = queue.take();
+                if (out == null) {
+                    java.util.logging.Logger.getLogger(LOGGER).log(r);
+                } else {
+                    out.publish(r);
+                    if (queue.isEmpty()) {
+                        out.flush();
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            // close(): the queue was drained up to here.
+        }
+    }
+
+    /** Writes what is queued, then stops. */
+    @Override
+    public void close() {
+        closing = true;
+        LogRecord last = new LogRecord(Level.INFO, "access log closed; "
+                + dropped.sum() + " lines dropped on a full queue");
+        last.setLoggerName(LOGGER);
+        try {
+            queue.put(last);
+            writer.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (out != null) {
+            out.close();
+        }
+    }
+}

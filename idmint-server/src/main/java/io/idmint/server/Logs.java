@@ -1,0 +1,246 @@
+package io.idmint.server;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.logging.Formatter;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.StreamHandler;
+
+/**
+ * The server's one logging backend: java.util.logging. idmint's own classes log through
+ * {@link System.Logger} (which the JDK backs with it), gRPC logs to it directly, and Vert.x,
+ * Netty, jetcd and Curator log through SLF4J, bound to it by {@code slf4j-jdk14}: every line
+ * ends in the one handler installed here, once. No Logback: it would add jars and start-up
+ * time for nothing the JDK cannot do (docs/observability.md, "Logs").
+ *
+ * <p>{@code log.format} picks the line format (text, or json: one object per line), and
+ * {@code log.level} the levels, e.g. {@code info,io.netty=warn,io.idmint=debug}. An event with
+ * structured fields ({@link #event}) carries them as its one parameter, a map.
+ */
+final class Logs {
+
+    /** The loggers configured here, held so that the JDK cannot collect their levels. */
+    private static final Map<String, Logger> CONFIGURED = new LinkedHashMap<>();
+
+    private Logs() {
+    }
+
+    /**
+     * The log manager of {@code serve}, named in {@link Main} before anything logs. The JDK's
+     * resets every logger in a shutdown hook of its own, which would drop the lines of the
+     * drain (the worker's release) logged by {@code serve}'s shutdown hook; this one keeps its
+     * handlers until the JVM is gone (they flush every line).
+     */
+    public static final class Manager extends java.util.logging.LogManager {
+        private volatile boolean configured;
+
+        @Override
+        public void reset() {
+            if (!configured) {
+                super.reset();
+            }
+        }
+    }
+
+    /** Sends every logger's lines to {@code err} in {@code format}, at {@code levels}. */
+    static synchronized Handler configure(String format, String levels, PrintStream err) {
+        Logger root = Logger.getLogger("");
+        for (Handler h : root.getHandlers()) {
+            root.removeHandler(h);
+        }
+        // Not closed with the handler: stderr outlives the log.
+        java.io.OutputStream unclosed = new java.io.FilterOutputStream(err) {
+            @Override
+            public void close() {
+                err.flush();
+            }
+        };
+        Handler handler = new StreamHandler(unclosed, formatter(format)) {
+            @Override
+            public synchronized void publish(LogRecord record) {
+                super.publish(record);
+                flush();
+            }
+        };
+        handler.setLevel(Level.ALL);
+        root.addHandler(handler);
+        if (java.util.logging.LogManager.getLogManager() instanceof Manager m) {
+            m.configured = true;
+        }
+        CONFIGURED.clear();
+        levels(levels).forEach((name, level) -> {
+            Logger logger = Logger.getLogger(name);
+            logger.setLevel(level);
+            CONFIGURED.put(name, logger);
+        });
+        return handler;
+    }
+
+    /** Checks a {@code log.format} value. */
+    static String format(String format) {
+        formatter(format);
+        return format;
+    }
+
+    /** Checks a {@code log.level} value. */
+    static String levelSpec(String spec) {
+        levels(spec);
+        return spec;
+    }
+
+    /** The formatter named by {@code log.format}. */
+    static Formatter formatter(String format) {
+        return switch (format) {
+            case "text" -> new TextFormat();
+            case "json" -> new JsonFormat();
+            default -> throw new IllegalArgumentException("log.format must be text or json, got '"
+                    + format + "'");
+        };
+    }
+
+    /**
+     * Parses {@code log.level}: a level for every logger, then {@code logger=level} pairs, comma
+     * separated. Levels: off, error, warn, info, debug, trace, all.
+     *
+     * @return the level of each logger name, "" being the root
+     * @throws IllegalArgumentException naming the bad part
+     */
+    static Map<String, Level> levels(String spec) {
+        Map<String, Level> levels = new LinkedHashMap<>();
+        for (String part : spec.split(",", -1)) {
+            String p = part.strip();
+            int eq = p.indexOf('=');
+            String name = eq < 0 ? "" : p.substring(0, eq).strip();
+            if (eq < 0 && !levels.isEmpty() || eq == 0 || p.isEmpty()) {
+                throw new IllegalArgumentException("log.level must be a level, then "
+                        + "logger=level pairs, comma separated (e.g. info,io.netty=warn), got '"
+                        + spec + "'");
+            }
+            levels.put(name, level(p.substring(eq + 1).strip(), spec));
+        }
+        return levels;
+    }
+
+    private static Level level(String name, String spec) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "off" -> Level.OFF;
+            case "error" -> Level.SEVERE;
+            case "warn" -> Level.WARNING;
+            case "info" -> Level.INFO;
+            case "debug" -> Level.FINE;
+            case "trace" -> Level.FINEST;
+            case "all" -> Level.ALL;
+            default -> throw new IllegalArgumentException("log.level: unknown level '" + name
+                    + "' in '" + spec + "'; levels are off, error, warn, info, debug, trace, all");
+        };
+    }
+
+    /** The level's name in lines: error, warn, info, debug or trace. */
+    static String name(Level level) {
+        int v = level.intValue();
+        return v >= Level.SEVERE.intValue() ? "error" : v >= Level.WARNING.intValue() ? "warn"
+                : v >= Level.INFO.intValue() ? "info" : v >= Level.FINE.intValue() ? "debug"
+                : "trace";
+    }
+
+    /** Logs {@code msg} with structured {@code fields} (kept in order). */
+    static void event(Logger logger, Level level, String msg, Map<String, Object> fields) {
+        if (logger.isLoggable(level)) {
+            LogRecord r = new LogRecord(level, msg);
+            r.setLoggerName(logger.getName());
+            r.setParameters(new Object[] {fields});
+            logger.log(r);
+        }
+    }
+
+    /** The structured fields of a record made by {@link #event}, or an empty map. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> fields(LogRecord r) {
+        Object[] p = r.getParameters();
+        return p != null && p.length == 1 && p[0] instanceof Map<?, ?> m
+                ? (Map<String, Object>) m : Map.of();
+    }
+
+    /** {@code ts level logger: msg key=value…}, and the stack trace below, if any. */
+    static final class TextFormat extends Formatter {
+        @Override
+        public String format(LogRecord r) {
+            StringBuilder b = new StringBuilder(128).append(r.getInstant()).append(' ')
+                    .append(name(r.getLevel()).toUpperCase(Locale.ROOT)).append(' ')
+                    .append(r.getLoggerName()).append(": ")
+                    .append(fields(r).isEmpty() ? formatMessage(r) : r.getMessage());
+            fields(r).forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+            b.append('\n');
+            if (r.getThrown() != null) {
+                java.io.StringWriter trace = new java.io.StringWriter();
+                r.getThrown().printStackTrace(new java.io.PrintWriter(trace));
+                b.append(trace);
+            }
+            return b.toString();
+        }
+    }
+
+    /**
+     * One JSON object per line: ts, level, logger, msg, then the event's fields, and error (the
+     * stack trace) when there is one.
+     */
+    static final class JsonFormat extends Formatter {
+        @Override
+        public String format(LogRecord r) {
+            Map<String, Object> fields = fields(r);
+            StringBuilder b = new StringBuilder(192).append("{\"ts\":");
+            string(b, Instant.ofEpochMilli(r.getMillis()).toString());
+            b.append(",\"level\":");
+            string(b, name(r.getLevel()));
+            b.append(",\"logger\":");
+            string(b, String.valueOf(r.getLoggerName()));
+            b.append(",\"msg\":");
+            string(b, fields.isEmpty() ? formatMessage(r) : r.getMessage());
+            fields.forEach((k, v) -> {
+                b.append(',');
+                string(b, k);
+                b.append(':');
+                if (v instanceof Number || v instanceof Boolean) {
+                    b.append(v);
+                } else {
+                    string(b, String.valueOf(v));
+                }
+            });
+            if (r.getThrown() != null) {
+                java.io.StringWriter trace = new java.io.StringWriter();
+                r.getThrown().printStackTrace(new java.io.PrintWriter(trace));
+                b.append(",\"error\":");
+                string(b, trace.toString());
+            }
+            return b.append("}\n").toString();
+        }
+
+        private static void string(StringBuilder b, String s) {
+            b.append('"');
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                switch (c) {
+                    case '"' -> b.append("\\\"");
+                    case '\\' -> b.append("\\\\");
+                    case '\n' -> b.append("\\n");
+                    case '\r' -> b.append("\\r");
+                    case '\t' -> b.append("\\t");
+                    default -> {
+                        if (c < 0x20) {
+                            b.append(String.format("\\u%04x", (int) c));
+                        } else {
+                            b.append(c);
+                        }
+                    }
+                }
+            }
+            b.append('"');
+        }
+    }
+}

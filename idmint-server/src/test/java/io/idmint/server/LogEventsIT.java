@@ -1,0 +1,123 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idmint.server.IdmintProcesses.Node;
+import io.idmint.testkit.EtcdCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The JSON log of a real {@code serve} process (docs/observability.md, "Log events"): every line
+ * one JSON object with ts, level, logger and msg; a lease loss (etcd stopped past the store
+ * timeout), its regain (etcd back), a wall clock stepped back at run time (libfaketime reading
+ * its offset from a file) and the refusals in between each make exactly one line with the
+ * worker, the runway and the reason, however many requests saw them.
+ */
+class LogEventsIT {
+
+    @TempDir
+    Path tmp;
+
+    private IdmintProcesses procs;
+    private EtcdCluster etcd;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (procs != null) {
+            procs.close();
+        }
+        if (etcd != null) {
+            etcd.close();
+        }
+    }
+
+    @Test
+    void serve_jsonLog_leaseLossRegainAndClockFault_oneLineEach() throws Exception {
+        etcd = EtcdCluster.single();
+        procs = new IdmintProcesses(tmp);
+        Path offset = tmp.resolve("faketime-offset");
+        Files.writeString(offset, "+0\n");
+        Map<String, String> env = new HashMap<>(IdmintProcesses.faketime("+0"));
+        env.remove("FAKETIME");
+        env.put("FAKETIME_TIMESTAMP_FILE", offset.toString());
+        env.put("FAKETIME_CACHE_DURATION", "1");
+        List<String> args = new ArrayList<>(List.of("--registry", "etcd://" + etcd.endpoints()
+                + "/idmint-it?timeout=1s", "--namespace", "logs", "--log-format", "json"));
+        args.addAll(RegistryFaultIT.SHORT);
+        Node a = procs.serve("a", env, args.toArray(String[]::new));
+        a.awaitReady(Duration.ofSeconds(10));
+        a.mint(10);
+
+        etcd.stop(0);
+        a.awaitNotReady(Duration.ofSeconds(15), "LOST");
+        for (int i = 0; i < 20; i++) {
+            assertThat(a.tryMint(1).status()).as("/v1/id with the lease lost").isEqualTo(503);
+        }
+        etcd.restartAll();
+        a.awaitReady(Duration.ofSeconds(30));
+        a.mint(10);
+
+        Files.writeString(offset, "-5\n");
+        procs.await(Duration.ofSeconds(15), "one clock fault line",
+                () -> events(a, "clock", "clock fault").size() == 1, a::stderr);
+        a.mint(10);
+        Files.writeString(offset, "+0\n");
+        procs.await(Duration.ofSeconds(15), "the clock back in step",
+                () -> events(a, "clock", "clock back in step").size() == 1, a::stderr);
+        assertThat(a.sigterm()).isZero();
+
+        for (String line : a.stderr().split("\n")) {
+            Map<String, Object> o = Http.object(line);
+            assertThat(o).as("stderr line %s", line).containsKeys("ts", "level", "logger", "msg");
+        }
+        List<Map<String, Object>> lost = events(a, "lease", "worker lease DEGRADED -> LOST");
+        assertThat(lost).as(procs.describe("LOST lines")).hasSize(1);
+        assertThat(lost.get(0)).as("the worker lost").containsEntry("worker", 0L)
+                .containsEntry("runway_ms", 0L).containsKey("reason");
+        assertThat(events(a, "lease", "worker lease ACQUIRING -> ACTIVE"))
+                .as(procs.describe("ACTIVE lines at the start")).hasSize(1);
+        // Worker 0's lease lives on in etcd until its TTL: the regain takes another worker.
+        List<Map<String, Object>> regained = events(a, "lease", "worker lease LOST -> ACTIVE");
+        assertThat(regained).as(procs.describe("regain lines")).hasSize(1);
+        long worker = (Long) regained.get(0).get("worker");
+        assertThat(worker).isBetween(0L, 1023L);
+        assertThat((Long) regained.get(0).get("runway_ms")).isPositive();
+        assertThat(regained.get(0).get("reason")).isEqualTo("holding worker " + worker
+                + " of datacenter 0");
+        assertThat(events(a, "lease", "worker lease ACTIVE -> RELEASED"))
+                .as(procs.describe("the release at SIGTERM")).singleElement()
+                .satisfies(l -> assertThat(l).containsEntry("worker", worker));
+        List<Map<String, Object>> clock = events(a, "clock", "clock fault");
+        assertThat(clock).as(procs.describe("clock fault lines")).hasSize(1);
+        assertThat((Long) clock.get(0).get("offset_ms")).isLessThan(-4_000L);
+        assertThat(clock.get(0)).containsEntry("worker", worker)
+                .containsKeys("runway_ms", "reason");
+        List<Map<String, Object>> refusals = events(a, "refusal", "refusing requests");
+        assertThat(refusals).as(procs.describe("one refusal line for 20+ refused requests"))
+                .hasSize(1);
+        assertThat(refusals.get(0)).containsEntry("code", "NO_LEASE").containsKey("runway_ms");
+    }
+
+    /** The JSON lines of stderr with this event field and message. */
+    private static List<Map<String, Object>> events(Node node, String event, String msg) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (String line : node.stderr().split("\n")) {
+            if (line.startsWith("{")) {
+                Map<String, Object> o = Http.object(line);
+                if (event.equals(o.get("event")) && msg.equals(o.get("msg"))) {
+                    out.add(o);
+                }
+            }
+        }
+        return out;
+    }
+}
