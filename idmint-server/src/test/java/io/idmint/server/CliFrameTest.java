@@ -84,7 +84,8 @@ class CliFrameTest {
         assertThat(Main.commandLine(inv, "segment").getSubcommands())
                 .containsOnlyKeys("help", "segment");
         assertThat(Main.commandLine(inv, "nexxt").getSubcommands()).containsOnlyKeys("help",
-                "next", "decode", "layout", "serve", "registry", "segment", "sql", "config");
-        assertThat(Main.commandLine(inv, "--help").getSubcommands()).hasSize(9);
+                "next", "decode", "layout", "serve", "registry", "segment", "sql", "migrate",
+                "config");
+        assertThat(Main.commandLine(inv, "--help").getSubcommands()).hasSize(10);
     }
 }
