@@ -51,8 +51,8 @@ class RedisRangeStoreProviderTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
             assertThatThrownBy(() -> store.create("order", 1, RangeStore.MAX_STEP + 1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("step");
-            assertThatThrownBy(() -> store.create("a:b", 1, 10))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'a:b'");
+            assertThatThrownBy(() -> store.create("a/b", 1, 10))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'a/b'");
             assertThatThrownBy(() -> store.allocate("order", -1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
         }
