@@ -79,17 +79,25 @@ final class Access {
                 && !matches(presented, adminToken)) {
             return Verdict.UNAUTHORIZED;
         }
-        if (idsPerSecond > 0 && ids > 0) {
-            if (buckets.size() > MAX_CLIENTS) {
-                sweep(time.nanoTime());
-            }
-            Bucket b = buckets.computeIfAbsent(client,
-                    k -> new Bucket(idsPerSecond, time.nanoTime()));
-            if (!b.take(ids, idsPerSecond, time.nanoTime())) {
-                return Verdict.RATE_LIMITED;
-            }
+        if (idsPerSecond > 0 && ids > 0 && take(client, ids) > 0) {
+            return Verdict.RATE_LIMITED;
         }
         return Verdict.OK;
+    }
+
+    /**
+     * Takes {@code ids} from {@code client}'s allowance if it holds them (the token was checked
+     * already).
+     *
+     * @return 0 when taken, else the nanoseconds until the allowance holds them (nothing taken)
+     */
+    long take(String client, long ids) {
+        if (buckets.size() > MAX_CLIENTS) {
+            sweep(time.nanoTime());
+        }
+        Bucket b = buckets.computeIfAbsent(client,
+                k -> new Bucket(idsPerSecond, time.nanoTime()));
+        return b.take(ids, idsPerSecond, time.nanoTime());
     }
 
     /**
@@ -137,14 +145,15 @@ final class Access {
             return nowNanos - lastNanos;
         }
 
-        synchronized boolean take(long n, long perSecond, long nowNanos) {
+        /** Takes n and returns 0, or returns the nanoseconds until it holds n (at least 1). */
+        synchronized long take(long n, long perSecond, long nowNanos) {
             tokens = Math.min(perSecond, tokens + (nowNanos - lastNanos) * perSecond / 1e9);
             lastNanos = nowNanos;
             if (n > tokens) {
-                return false;
+                return Math.max(1, (long) Math.ceil((n - tokens) * 1e9 / perSecond));
             }
             tokens -= n;
-            return true;
+            return 0;
         }
     }
 }
