@@ -14,7 +14,8 @@ import java.io.UncheckedIOException;
 
 /**
  * Operations endpoints: {@code /health/live}, {@code /health/ready}, {@code /metrics}, the status
- * page {@code /} and the JSON it polls, {@code /api/v1/status}. None of them needs a token: they
+ * page {@code /} and the JSON it polls, {@code /api/v1/status}, and the API's OpenAPI document,
+ * {@code /openapi.json}. None of them needs a token: they
  * issue and decode nothing, and probes and scrapers carry none.
  */
 final class OpsEndpoints {
@@ -29,7 +30,9 @@ final class OpsEndpoints {
             "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline';"
                     + " connect-src 'self'");
     private static final CharSequence NO_CACHE = HttpHeaders.createOptimized("no-cache");
-    private static final byte[] PAGE = page();
+    private static final byte[] PAGE = resource("status.html");
+    /** The one copy of the document: {@code src/main/resources/openapi.json}. */
+    private static final byte[] OPENAPI = resource("/openapi.json");
     private static final String LIVE = "{\"status\":\"UP\"}";
 
     private final IdService service;
@@ -87,6 +90,11 @@ final class OpsEndpoints {
                 res.putHeader(HttpHeaders.CONTENT_TYPE, HTML).putHeader(CSP, PAGE_POLICY)
                         .putHeader(Responses.CACHE_CONTROL, NO_CACHE)
                         .end(Buffer.buffer(PAGE));
+                return 200;
+            case OPENAPI:
+                res.putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
+                        .putHeader(Responses.CACHE_CONTROL, NO_CACHE)
+                        .end(Buffer.buffer(OPENAPI));
                 return 200;
             default:
                 throw new IllegalStateException("not an operations route: " + route);
@@ -156,10 +164,10 @@ final class OpsEndpoints {
         return sb.append(']').toString();
     }
 
-    private static byte[] page() {
-        try (InputStream in = OpsEndpoints.class.getResourceAsStream("status.html")) {
+    private static byte[] resource(String name) {
+        try (InputStream in = OpsEndpoints.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("status.html is missing from the build");
+                throw new IllegalStateException(name + " is missing from the build");
             }
             return in.readAllBytes();
         } catch (IOException e) {
