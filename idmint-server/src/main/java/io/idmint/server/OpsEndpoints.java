@@ -30,9 +30,7 @@ final class OpsEndpoints {
             "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline';"
                     + " connect-src 'self'");
     private static final CharSequence NO_CACHE = HttpHeaders.createOptimized("no-cache");
-    private static final byte[] PAGE = resource("status.html");
-    /** The one copy of the document: {@code src/main/resources/openapi.json}. */
-    private static final byte[] OPENAPI = resource("/openapi.json");
+    private static final byte[] PAGE = page();
     private static final String LIVE = "{\"status\":\"UP\"}";
 
     private final IdService service;
@@ -40,10 +38,12 @@ final class OpsEndpoints {
     private final Metrics metrics;
     private final TimeSource time;
     private final NodeInfo node;
+    private final byte[] openapi;
 
     OpsEndpoints(IdService service, SegmentService segments, Metrics metrics, TimeSource time,
             NodeInfo node) {
         this.node = node;
+        this.openapi = OpenApiDocument.forMaxCount(service.maxCount());
         this.service = service;
         this.segments = segments;
         this.metrics = metrics;
@@ -94,7 +94,7 @@ final class OpsEndpoints {
             case OPENAPI:
                 res.putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
                         .putHeader(Responses.CACHE_CONTROL, NO_CACHE)
-                        .end(Buffer.buffer(OPENAPI));
+                        .end(Buffer.buffer(openapi));
                 return 200;
             default:
                 throw new IllegalStateException("not an operations route: " + route);
@@ -164,10 +164,10 @@ final class OpsEndpoints {
         return sb.append(']').toString();
     }
 
-    private static byte[] resource(String name) {
-        try (InputStream in = OpsEndpoints.class.getResourceAsStream(name)) {
+    private static byte[] page() {
+        try (InputStream in = OpsEndpoints.class.getResourceAsStream("status.html")) {
             if (in == null) {
-                throw new IllegalStateException(name + " is missing from the build");
+                throw new IllegalStateException("status.html is missing from the build");
             }
             return in.readAllBytes();
         } catch (IOException e) {

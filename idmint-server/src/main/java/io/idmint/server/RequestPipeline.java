@@ -59,7 +59,7 @@ final class RequestPipeline {
             return;
         }
         String authorization = caller.authorization();
-        switch (access.check(authorization, admin, null, 0)) {
+        switch (access.check(authorization, admin)) {
             case OK -> { }
             case FORBIDDEN -> throw new ApiException(Problem.FORBIDDEN, call
                     + " is an admin call: it needs the admin token");

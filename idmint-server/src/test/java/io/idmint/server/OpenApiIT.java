@@ -43,7 +43,7 @@ class OpenApiIT {
     static void start() throws Exception {
         server = TestServers.start(data.resolve("a"), "codes.key=" + KEY, "auth.token=api",
                 "auth.admin-token=admin");
-        limited = TestServers.start(data.resolve("b"), "rate-limit=10000");
+        limited = TestServers.start(data.resolve("b"), "max-count=500", "rate-limit=500");
         http = new Http(server.httpPort());
         try (InputStream in = OpenApiIT.class.getResourceAsStream("/openapi.json")) {
             document = in.readAllBytes();
@@ -67,6 +67,19 @@ class OpenApiIT {
         assertThat(r.header("content-type")).isEqualTo("application/json");
         assertThat(r.body()).isEqualTo(new String(document, StandardCharsets.UTF_8));
         assertThat(http.send("HEAD", "/openapi.json").status()).isEqualTo(200);
+    }
+
+    @Test
+    void served_countBound_isTheServersMaxCount() {
+        Map<String, Object> served = new Http(limited.httpPort()).get("/openapi.json").json();
+
+        assertThat(count(served).get("maximum")).isEqualTo(500L);
+        assertThat(count(doc()).get("maximum")).isEqualTo(10_000L);
+        assertThat(count(served).get("minimum")).isEqualTo(1L);
+    }
+
+    private static Map<String, Object> count(Map<String, Object> document) {
+        return map(map(map(document.get("components")).get("schemas")).get("Count"));
     }
 
     @Test
@@ -157,8 +170,9 @@ class OpenApiIT {
         sample(samples, http, "/health/live", "/health/live?x=1", 400, null);
         record(samples, "/v1/id", "get", http.send("DELETE", "/v1/id"), 405);
         Http limitedHttp = new Http(limited.httpPort());
-        sample(samples, limitedHttp, "/v1/ids", "/v1/ids?count=10000", 200, null);
-        sample(samples, limitedHttp, "/v1/ids", "/v1/ids?count=10000", 429, null);
+        sample(samples, limitedHttp, "/v1/ids", "/v1/ids?count=501", 400, null);
+        sample(samples, limitedHttp, "/v1/ids", "/v1/ids?count=500", 200, null);
+        sample(samples, limitedHttp, "/v1/ids", "/v1/ids?count=500", 429, null);
 
         Path docFile = data.resolve("openapi.json");
         Files.write(docFile, document);
