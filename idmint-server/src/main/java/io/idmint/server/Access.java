@@ -20,9 +20,7 @@ final class Access {
         /** No or wrong token: HTTP 401, gRPC UNAUTHENTICATED. */
         UNAUTHORIZED,
         /** A valid API token on an admin call: HTTP 403, gRPC PERMISSION_DENIED. */
-        FORBIDDEN,
-        /** Over the client's IDs per second: HTTP 429 + Retry-After, gRPC RESOURCE_EXHAUSTED. */
-        RATE_LIMITED
+        FORBIDDEN
     }
 
     private final byte[] apiToken;
@@ -62,14 +60,12 @@ final class Access {
     }
 
     /**
-     * Checks one call.
+     * Checks one call's token.
      *
      * @param authorization the {@code Authorization} header or metadata value, or null
      * @param admin whether the call is an admin call (decode, codes lookup)
-     * @param client who to count the rate against: the token, else the remote address
-     * @param ids how many IDs the call takes (0 for calls that mint none)
      */
-    Verdict check(String authorization, boolean admin, String client, long ids) {
+    Verdict check(String authorization, boolean admin) {
         byte[] presented = bearer(authorization);
         if (admin && adminToken != null) {
             if (!matches(presented, adminToken)) {
@@ -79,17 +75,22 @@ final class Access {
                 && !matches(presented, adminToken)) {
             return Verdict.UNAUTHORIZED;
         }
-        if (idsPerSecond > 0 && ids > 0) {
-            if (buckets.size() > MAX_CLIENTS) {
-                sweep(time.nanoTime());
-            }
-            Bucket b = buckets.computeIfAbsent(client,
-                    k -> new Bucket(idsPerSecond, time.nanoTime()));
-            if (!b.take(ids, idsPerSecond, time.nanoTime())) {
-                return Verdict.RATE_LIMITED;
-            }
-        }
         return Verdict.OK;
+    }
+
+    /**
+     * Takes {@code ids} from {@code client}'s allowance (the token, else the remote address) if
+     * it holds them. The token was checked already.
+     *
+     * @return 0 when taken, else the nanoseconds until the allowance holds them (nothing taken)
+     */
+    long take(String client, long ids) {
+        if (buckets.size() > MAX_CLIENTS) {
+            sweep(time.nanoTime());
+        }
+        Bucket b = buckets.computeIfAbsent(client,
+                k -> new Bucket(idsPerSecond, time.nanoTime()));
+        return b.take(ids, idsPerSecond, time.nanoTime());
     }
 
     /**
@@ -100,7 +101,7 @@ final class Access {
         buckets.values().removeIf(b -> b.idleSince(nowNanos) > 1_000_000_000L);
     }
 
-    /** Seconds to wait after {@link Verdict#RATE_LIMITED}. */
+    /** Seconds to wait after {@link #take} refused: HTTP Retry-After, gRPC retry-after. */
     long retryAfterSeconds() {
         return 1;
     }
@@ -137,14 +138,15 @@ final class Access {
             return nowNanos - lastNanos;
         }
 
-        synchronized boolean take(long n, long perSecond, long nowNanos) {
+        /** Takes n and returns 0, or returns the nanoseconds until it holds n (at least 1). */
+        synchronized long take(long n, long perSecond, long nowNanos) {
             tokens = Math.min(perSecond, tokens + (nowNanos - lastNanos) * perSecond / 1e9);
             lastNanos = nowNanos;
             if (n > tokens) {
-                return false;
+                return Math.max(1, (long) Math.ceil((n - tokens) * 1e9 / perSecond));
             }
             tokens -= n;
-            return true;
+            return 0;
         }
     }
 }

@@ -4,6 +4,8 @@ import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.ProtoReflectionService;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.idmint.IdParts;
@@ -95,18 +97,24 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     /**
      * Starts a gRPC server on {@code host:port} (port 0: a free port, see
-     * {@link Server#getPort()}), with segments when {@code segments} is not null (else segment
+     * {@link Server#getPort()}), with health ({@link GrpcHealth}) and server reflection (v1 and
+     * v1alpha), with segments when {@code segments} is not null (else segment
      * calls answer FAILED_PRECONDITION). Stop it with {@code shutdown()} and
      * {@code awaitTermination}.
      *
      * @throws IOException when the address cannot be bound
      */
     static Server start(IdService service, Formats formats, SegmentService segments,
-            RequestPipeline pipeline, String host, int port) throws IOException {
+            RequestPipeline pipeline, GrpcHealth health, String host, int port)
+            throws IOException {
         return NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .addService(ServerInterceptors.intercept(
                         new GrpcApi(service, formats, segments, pipeline),
                         new GrpcCallers(pipeline)))
+                // Probes and grpcurl carry no token, as HTTP's /health/* need none.
+                .addService(health.service())
+                .addService(ProtoReflectionServiceV1.newInstance())
+                .addService(ProtoReflectionService.newInstance())
                 .executor(executor())
                 .build()
                 .start();

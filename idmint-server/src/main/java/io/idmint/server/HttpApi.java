@@ -152,7 +152,7 @@ final class HttpApi extends VerticleBase {
                     + " on " + route.label() + "; allowed: " + route.allow());
         }
         switch (route) {
-            case LIVE, READY, STATUS, METRICS, PAGE:
+            case LIVE, READY, STATUS, METRICS, PAGE, OPENAPI:
                 return ops.serve(route, req);
             default:
                 break;

@@ -14,7 +14,8 @@ import java.io.UncheckedIOException;
 
 /**
  * Operations endpoints: {@code /health/live}, {@code /health/ready}, {@code /metrics}, the status
- * page {@code /} and the JSON it polls, {@code /api/v1/status}. None of them needs a token: they
+ * page {@code /} and the JSON it polls, {@code /api/v1/status}, and the API's OpenAPI document,
+ * {@code /openapi.json}. None of them needs a token: they
  * issue and decode nothing, and probes and scrapers carry none.
  */
 final class OpsEndpoints {
@@ -37,10 +38,12 @@ final class OpsEndpoints {
     private final Metrics metrics;
     private final TimeSource time;
     private final NodeInfo node;
+    private final byte[] openapi;
 
     OpsEndpoints(IdService service, SegmentService segments, Metrics metrics, TimeSource time,
             NodeInfo node) {
         this.node = node;
+        this.openapi = OpenApiDocument.forMaxCount(service.maxCount());
         this.service = service;
         this.segments = segments;
         this.metrics = metrics;
@@ -87,6 +90,11 @@ final class OpsEndpoints {
                 res.putHeader(HttpHeaders.CONTENT_TYPE, HTML).putHeader(CSP, PAGE_POLICY)
                         .putHeader(Responses.CACHE_CONTROL, NO_CACHE)
                         .end(Buffer.buffer(PAGE));
+                return 200;
+            case OPENAPI:
+                res.putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
+                        .putHeader(Responses.CACHE_CONTROL, NO_CACHE)
+                        .end(Buffer.buffer(openapi));
                 return 200;
             default:
                 throw new IllegalStateException("not an operations route: " + route);

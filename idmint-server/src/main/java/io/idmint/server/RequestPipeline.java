@@ -71,7 +71,7 @@ final class RequestPipeline {
             return;
         }
         String authorization = caller.authorization();
-        switch (access.check(authorization, admin, null, 0)) {
+        switch (access.check(authorization, admin)) {
             case OK -> { }
             case FORBIDDEN -> throw new ApiException(Problem.FORBIDDEN, call
                     + " is an admin call: it needs the admin token");
@@ -87,16 +87,30 @@ final class RequestPipeline {
      * @throws ApiException RATE_LIMITED, with when to retry
      */
     void charge(Caller caller, long ids) {
-        if (!access.rateLimited()) {
-            return;
-        }
-        String client = access.authEnabled() ? Access.token(caller.authorization())
-                : caller.address();
-        if (access.check(caller.authorization(), false, client, ids) != Access.Verdict.OK) {
+        if (chargeOrWait(caller, ids) > 0) {
             throw new ApiException(Problem.RATE_LIMITED, "over the limit of "
                     + access.idsPerSecond() + " IDs per second for this client; asked for " + ids,
                     access.retryAfterSeconds());
         }
+    }
+
+    /**
+     * Charge, for a caller that would rather wait than be refused (a StreamIds batch): takes
+     * {@code ids} (at most {@link #mostPerCharge()}) from the caller's allowance if it holds
+     * them.
+     *
+     * @return 0 when charged, else the nanoseconds after which the allowance will hold them
+     *     (nothing was taken: charge again then)
+     */
+    long chargeOrWait(Caller caller, long ids) {
+        if (!access.rateLimited()) {
+            return 0;
+        }
+        return access.take(client(caller), ids);
+    }
+
+    private String client(Caller caller) {
+        return access.authEnabled() ? Access.token(caller.authorization()) : caller.address();
     }
 
     /**

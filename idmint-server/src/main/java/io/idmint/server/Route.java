@@ -27,6 +27,8 @@ enum Route {
     READY("/health/ready", false, false),
     METRICS("/metrics", false, false),
     PAGE("/", false, false),
+    /** The OpenAPI 3.1 document of this API. */
+    OPENAPI("/openapi.json", false, false),
     /** Any other path: 404. */
     UNMATCHED("unmatched", false, false),
     /** A request the HTTP decoder refused (URI or headers too large, malformed). */
@@ -111,6 +113,8 @@ enum Route {
                 return METRICS;
             case "/":
                 return PAGE;
+            case "/openapi.json":
+                return OPENAPI;
             default:
                 if (below(path, ID_PARTS_PREFIX)) {
                     return ID_PARTS;

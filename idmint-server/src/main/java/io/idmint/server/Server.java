@@ -38,6 +38,7 @@ final class Server implements AutoCloseable {
     private final Vertx vertx;
     private final List<String> deployments;
     private final io.grpc.Server grpc;
+    private final GrpcHealth health;
     private final String host;
     private final int httpPort;
     private final Duration grace;
@@ -48,8 +49,8 @@ final class Server implements AutoCloseable {
     private boolean closing;
 
     private Server(Minter minter, PeerCheck peers, SegmentService segments, IdService service,
-            Vertx vertx, List<String> deployments, io.grpc.Server grpc, String host, int httpPort,
-            Duration grace, TimeSource time, AccessLog access) {
+            Vertx vertx, List<String> deployments, io.grpc.Server grpc, GrpcHealth health,
+            String host, int httpPort, Duration grace, TimeSource time, AccessLog access) {
         this.minter = minter;
         this.peers = peers;
         this.segments = segments;
@@ -57,6 +58,7 @@ final class Server implements AutoCloseable {
         this.vertx = vertx;
         this.deployments = deployments;
         this.grpc = grpc;
+        this.health = health;
         this.host = host;
         this.httpPort = httpPort;
         this.grace = grace;
@@ -97,6 +99,7 @@ final class Server implements AutoCloseable {
         }
         Vertx vertx = null;
         io.grpc.Server grpc = null;
+        GrpcHealth health = null;
         PeerCheck peers = null;
         AccessLog access = null;
         try {
@@ -141,18 +144,22 @@ final class Server implements AutoCloseable {
             }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
                     + configured));
             int port = instances.get(0).port();
+            health = new GrpcHealth(() -> service.status().ready());
             try {
-                grpc = GrpcApi.start(service, formats, segments, pipeline, host,
+                grpc = GrpcApi.start(service, formats, segments, pipeline, health, host,
                         config.get(Config.GRPC_PORT));
             } catch (IOException e) {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
             }
-            return new Server(minter, peers, segments, service, v, deployments, grpc, host, port,
-                    grace, time, access);
+            return new Server(minter, peers, segments, service, v, deployments, grpc, health,
+                    host, port, grace, time, access);
         } catch (RuntimeException e) {
             if (peers != null) {
                 peers.close();
+            }
+            if (health != null) {
+                health.drain();
             }
             if (grpc != null) {
                 grpc.shutdownNow();
@@ -241,6 +248,8 @@ final class Server implements AutoCloseable {
         }
         long deadline = time.nanoTime() + grace.toNanos();
         try {
+            // Probes see NOT_SERVING while calls in flight finish.
+            health.drain();
             grpc.shutdown();
             List<Future<Void>> undeploys = new ArrayList<>();
             for (String id : deployments) {

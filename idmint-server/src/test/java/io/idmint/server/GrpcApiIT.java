@@ -35,8 +35,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -385,26 +387,24 @@ class GrpcApiIT {
     }
 
     @Test
-    void rateLimit_streamIsChargedPerBatch_andEndsWhenOver() throws Exception {
+    void rateLimit_streamOverTheLimit_pausesUntilTheAllowanceRefills_thenEnds() throws Exception {
         ManualTimeSource time = new ManualTimeSource(0);
         serve(Layout.SNOWFLAKE, new Access(null, null, 2500, time), MAX);
 
         Iterator<NextIdsResponse> it = blocking().streamIds(stream(5000));
-        int received = 0;
-        StatusRuntimeException e = null;
-        try {
-            while (it.hasNext()) {
-                received += it.next().getIdsCount();
-            }
-        } catch (StatusRuntimeException ex) {
-            e = ex;
-        }
-
-        assertThat(received).isEqualTo(2000);
-        assertThat(e).isNotNull();
-        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-        assertThat(e.getTrailers().get(GrpcApi.RETRY_AFTER)).isEqualTo("1");
+        Set<Long> seen = new HashSet<>();
+        read(it, 2, seen);
+        // The third batch needs 1000 and the allowance holds 500: the stream pauses, unrefused.
         assertThat(ids.issued()).isEqualTo(2000);
+        time.advance(Duration.ofSeconds(1));
+        read(it, 2, seen);
+        assertThat(ids.issued()).isEqualTo(4000);
+        time.advance(Duration.ofSeconds(1));
+        read(it, 1, seen);
+
+        assertThat(it.hasNext()).isFalse();
+        assertThat(seen).hasSize(5000);
+        assertThat(ids.issued()).isEqualTo(5000);
     }
 
     @Test
@@ -412,17 +412,46 @@ class GrpcApiIT {
         ManualTimeSource time = new ManualTimeSource(0);
         serve(Layout.SNOWFLAKE, new Access(null, null, 300, time), MAX);
 
+        Iterator<NextIdsResponse> it = blocking().streamIds(stream(1000));
         List<Integer> sizes = new ArrayList<>();
-        StatusRuntimeException e = failure(
-                () -> {
-                    blocking().streamIds(stream(1000))
-                            .forEachRemaining(r -> sizes.add(r.getIdsCount()));
-                    return null;
-                });
+        for (int i = 0; i < 4; i++) {
+            sizes.add(it.next().getIdsCount());
+            time.advance(Duration.ofSeconds(1));
+        }
 
-        assertThat(sizes).containsExactly(300);
-        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-        assertThat(e.getStatus().getDescription()).contains("300 IDs per second");
+        assertThat(it.hasNext()).isFalse();
+        assertThat(sizes).containsExactly(300, 300, 300, 100);
+    }
+
+    @Test
+    void rateLimit_streamOnTheSystemClock_getsTheLimitPerSecondWithoutError() throws Exception {
+        long limit = 2000;
+        long count = 7000;
+        serve(Layout.SNOWFLAKE, new Access(null, null, limit, TimeSource.system()), MAX);
+
+        long start = System.nanoTime();
+        Iterator<NextIdsResponse> it = blocking().streamIds(stream(count));
+        Set<Long> seen = new HashSet<>();
+        while (it.hasNext()) {
+            seen.addAll(it.next().getIdsList());
+            double seconds = (System.nanoTime() - start) / 1e9;
+            // A full bucket (one second's worth) at once, then the limit per second.
+            assertThat((double) seen.size()).isLessThanOrEqualTo(limit + limit * seconds);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+
+        assertThat(seen).hasSize((int) count);
+        // The bucket starts full; the rest cannot come faster than the limit.
+        assertThat(seconds).isGreaterThanOrEqualTo((count - limit) / (double) limit);
+    }
+
+    /** Reads {@code messages} replies of a stream into {@code seen}, each ID once. */
+    private static void read(Iterator<NextIdsResponse> it, int messages, Set<Long> seen) {
+        for (int i = 0; i < messages; i++) {
+            for (long id : it.next().getIdsList()) {
+                assertThat(seen.add(id)).as("duplicate %d", id).isTrue();
+            }
+        }
     }
 
     @Test
@@ -463,8 +492,10 @@ class GrpcApiIT {
         ids = new CountingGenerator(generator(layout));
         resources.push(ids);
         service = new IdService(ids, maxCount, n -> { });
+        GrpcHealth health = new GrpcHealth(() -> service.status().ready());
+        resources.push(health::drain);
         server = GrpcApi.start(service, new Formats(null, null), null,
-                new RequestPipeline(access), "127.0.0.1", 0);
+                new RequestPipeline(access), health, "127.0.0.1", 0);
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())

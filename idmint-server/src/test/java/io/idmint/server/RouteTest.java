@@ -19,6 +19,7 @@ class RouteTest {
         assertThat(Route.of("/health/ready")).isEqualTo(Route.READY);
         assertThat(Route.of("/metrics")).isEqualTo(Route.METRICS);
         assertThat(Route.of("/")).isEqualTo(Route.PAGE);
+        assertThat(Route.of("/openapi.json")).isEqualTo(Route.OPENAPI);
         assertThat(Route.of("/api/v1/codes")).isEqualTo(Route.CODES);
         assertThat(Route.of("/api/v1/codes/10TV5WV06VX97ET")).isEqualTo(Route.CODE_PARTS);
         assertThat(Route.of("/api/v1/codes/")).isEqualTo(Route.CODE_PARTS);
