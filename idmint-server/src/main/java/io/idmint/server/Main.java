@@ -71,6 +71,8 @@ public final class Main {
         root.addSubcommand(SqlCommand.commandLine(invocation));
         root.addSubcommand(ConfigOptions.addTo(
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
+        root.addSubcommand(ConfigOptions.addTo(
+                new CommandLine(new HealthCommand(invocation)), HealthCommand.KEYS));
         // Every command answers -V / --version with the root's version.
         root.getSubcommands().values().forEach(sub -> sub.getCommandSpec()
                 .versionProvider(new IdmintCommand.Version()));
