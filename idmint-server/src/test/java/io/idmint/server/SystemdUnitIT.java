@@ -54,7 +54,8 @@ class SystemdUnitIT {
                 .replace("/opt/idmint/lib/idmint.jar serve", "/opt/idmint/lib/idmint.jar serve\n"
                         + "ExecStartPost=/opt/idmint/bin/missing"));
         Result r = verify(unit);
-        assertThat(r.output()).contains("protect system value, ignoring: strictly").contains("/opt/idmint/bin/missing");
+        assertThat(r.output()).contains("protect system value, ignoring: strictly")
+                .contains("/opt/idmint/bin/missing");
     }
 
     @Test
