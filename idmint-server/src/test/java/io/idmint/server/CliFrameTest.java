@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class CliFrameTest {
 
     private static final String[] COMMANDS =
-            {"next", "decode", "layout", "serve", "registry", "segment", "config", "sql"};
+            {"next", "decode", "layout", "serve", "registry", "segment", "config", "sql", "health"};
 
     @Test
     void version_onEveryCommand_printsTheVersion() {
