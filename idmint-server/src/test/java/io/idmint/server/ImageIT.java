@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -66,7 +67,9 @@ class ImageIT {
         processes.forEach(Process::destroyForcibly);
     }
 
+    // Two jlink builds and a server run: about a minute alone, more on a busy machine.
     @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void image_isReproducible_andServesReadOnlyAsUid10001_andSigtermReleasesTheWorker()
             throws Exception {
         Path first = buildImage("image-a");
