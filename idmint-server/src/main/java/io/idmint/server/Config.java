@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -41,10 +42,11 @@ final class Config {
 
     /**
      * One configuration key: its dotted name (as the config file writes it), its default as
-     * text (null when it has none), the label of its value in help, its help text and parser.
+     * text (null when it has none), the label of its value in help, its help text and parser
+     * (which sees the process environment too: {@code worker=ordinal} reads the pod name).
      */
     record Key<T>(String name, String defaultValue, String valueLabel, String description,
-            Function<String, T> parser) {
+            BiFunction<String, Map<String, String>, T> parser) {
 
         /** {@code --} and the name with {@code .} as {@code -}. */
         String flag() {
@@ -55,8 +57,8 @@ final class Config {
             return "IDMINT_" + name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
         }
 
-        T parse(String raw) {
-            return parser.apply(raw);
+        T parse(String raw, Map<String, String> env) {
+            return parser.apply(raw, env);
         }
 
         // Keys are compared by identity: each is one constant of this class.
@@ -92,9 +94,10 @@ final class Config {
     static final Key<String> DATACENTER_NAME = key("datacenter.name", null, "NAME",
             "this datacenter's name; the registry refuses a second name for one datacenter ID",
             ConfigValues::text);
-    static final Key<Integer> WORKER = key("worker", null, "N",
-            "preferred worker ID, taken when free; without it the registry picks one",
-            ConfigValues.integer(0, Integer.MAX_VALUE));
+    static final Key<Integer> WORKER = envKey("worker", null, "N|ordinal",
+            "preferred worker ID, taken when free; ordinal: the N that ends the pod name "
+                    + "(POD_NAME, else HOSTNAME, as in a StatefulSet's name-N); without it the "
+                    + "registry picks one", ConfigValues::worker);
     static final Key<Integer> WORKERS = key("workers", "1", "N|auto",
             "worker IDs serve leases and mints from in parallel, 1 to 1024; auto: one per "
                     + "available processor", ConfigValues::workers);
@@ -251,6 +254,13 @@ final class Config {
 
     private static <T> Key<T> key(String name, String defaultValue, String valueLabel,
             String description, Function<String, T> parser) {
+        return envKey(name, defaultValue, valueLabel, description,
+                (raw, env) -> parser.apply(raw));
+    }
+
+    /** A key whose value may depend on the process environment. */
+    private static <T> Key<T> envKey(String name, String defaultValue, String valueLabel,
+            String description, BiFunction<String, Map<String, String>, T> parser) {
         Key<T> key = new Key<>(name, defaultValue, valueLabel, description, parser);
         KEYS.add(key);
         return key;
@@ -291,7 +301,7 @@ final class Config {
                 s = new Setting(key.defaultValue(), "default");
             }
             if (s != null) {
-                values.put(key, parse(key, s));
+                values.put(key, parse(key, s, env));
                 settings.put(key, s);
             }
         }
@@ -311,7 +321,7 @@ final class Config {
         for (String name : new TreeSet<>(env.keySet())) {
             if (name.startsWith("IDMINT_") && !known.contains(name)) {
                 String nearest = known.stream()
-                        .min(java.util.Comparator.comparingInt(k -> distance(name, k)))
+                        .min(java.util.Comparator.comparingInt(k -> ConfigValues.distance(name, k)))
                         .orElseThrow();
                 warnings.add("environment variable " + name + " is not an idmint setting and is "
                         + "ignored; did you mean " + nearest + "?");
@@ -320,33 +330,15 @@ final class Config {
         return List.copyOf(warnings);
     }
 
-    /** The edit distance between two names: letters inserted, deleted or replaced. */
-    private static int distance(String a, String b) {
-        int[] row = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            row[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            int diagonal = row[0];
-            row[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int above = row[j];
-                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1),
-                        diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
-                diagonal = above;
-            }
-        }
-        return row[b.length()];
-    }
 
     /** What the operator should hear about the environment (misspelled variables). */
     List<String> warnings() {
         return warnings;
     }
 
-    private static Object parse(Key<?> key, Setting s) {
+    private static Object parse(Key<?> key, Setting s, Map<String, String> env) {
         try {
-            return key.parse(s.value());
+            return key.parse(s.value(), env);
         } catch (IllegalArgumentException e) {
             String shown = secret(key) ? "(hidden)" : s.value();
             throw new IllegalArgumentException(key.name() + " '" + shown + "' (from "

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -84,6 +85,39 @@ final class ConfigValues {
         }
         return (int) number(text, 1, 1024,
                 "a whole number from 1 to 1024, or auto (one per available processor)");
+    }
+
+    /** The pod name ends in {@code -N}: a StatefulSet's ordinal, no sign, no leading zero. */
+    private static final Pattern ORDINAL = Pattern.compile(".*-(0|[1-9][0-9]{0,8})");
+
+    /**
+     * The preferred worker: a whole number, or {@code ordinal} for the {@code N} that ends the
+     * pod name (a StatefulSet names its pods {@code <set>-0}, {@code <set>-1}, …), read from
+     * {@code POD_NAME}, else {@code HOSTNAME}. The registry still claims it; whether it fits the
+     * layout is checked where the layout is known.
+     */
+    static int worker(String text, Map<String, String> env) {
+        if (!text.trim().equals("ordinal")) {
+            return (int) number(text, 0, Integer.MAX_VALUE,
+                    "a whole number from 0, or ordinal (the N ending POD_NAME or HOSTNAME)");
+        }
+        String variable = present(env.get("POD_NAME")) ? "POD_NAME" : "HOSTNAME";
+        String name = env.get(variable);
+        if (!present(name)) {
+            throw new IllegalArgumentException("ordinal needs the pod name in POD_NAME or "
+                    + "HOSTNAME, and neither is set");
+        }
+        java.util.regex.Matcher m = ORDINAL.matcher(name.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("ordinal: " + variable + " '" + name
+                    + "' does not end in -N (a StatefulSet pod is named <set>-<ordinal>, "
+                    + "such as idmint-3)");
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    private static boolean present(String value) {
+        return value != null && !value.isBlank();
     }
 
     /** A duration above zero. */
@@ -196,5 +230,27 @@ final class ConfigValues {
         return number(s, 0, Flake128.MAX_WORKER_ID, "a whole number from 0 to "
                 + Flake128.MAX_WORKER_ID + " (48 bits) or a MAC address such as "
                 + "02:42:ac:11:00:02");
+    }
+
+    /**
+     * The edit distance between two names (for "did you mean"): letters inserted, deleted or
+     * replaced.
+     */
+    static int distance(String a, String b) {
+        int[] row = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            row[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            int diagonal = row[0];
+            row[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int above = row[j];
+                row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1),
+                        diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                diagonal = above;
+            }
+        }
+        return row[b.length()];
     }
 }

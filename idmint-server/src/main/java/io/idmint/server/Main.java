@@ -89,6 +89,8 @@ public final class Main {
         commands.put("migrate", MigrateCommand::commandLine);
         commands.put("config", () -> ConfigOptions.addTo(
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
+        commands.put("health", () -> ConfigOptions.addTo(
+                new CommandLine(new HealthCommand(invocation)), HealthCommand.KEYS));
         CommandLine root = new CommandLine(new IdmintCommand());
         commands.forEach((name, command) -> {
             if (only == null || !commands.containsKey(only) || name.equals(only)) {

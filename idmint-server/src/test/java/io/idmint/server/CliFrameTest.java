@@ -10,7 +10,7 @@ class CliFrameTest {
 
     private static final String[] COMMANDS =
             {"next", "decode", "layout", "serve", "registry", "segment", "config", "sql",
-                "migrate"};
+                "migrate", "health"};
 
     @Test
     void version_onEveryCommand_printsTheVersion() {
@@ -85,7 +85,7 @@ class CliFrameTest {
                 .containsOnlyKeys("help", "segment");
         assertThat(Main.commandLine(inv, "nexxt").getSubcommands()).containsOnlyKeys("help",
                 "next", "decode", "layout", "serve", "registry", "segment", "sql", "migrate",
-                "config");
-        assertThat(Main.commandLine(inv, "--help").getSubcommands()).hasSize(10);
+                "config", "health");
+        assertThat(Main.commandLine(inv, "--help").getSubcommands()).hasSize(11);
     }
 }

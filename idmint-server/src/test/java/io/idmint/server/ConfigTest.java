@@ -224,15 +224,66 @@ class ConfigTest {
                     .isInstanceOf(IllegalArgumentException.class);
         }
         var maxCount = Config.MAX_COUNT;
-        assertThat(maxCount.parse("1")).isEqualTo(1);
-        assertThat(maxCount.parse("1000000")).isEqualTo(1_000_000);
+        assertThat(maxCount.parse("1", Map.of())).isEqualTo(1);
+        assertThat(maxCount.parse("1000000", Map.of())).isEqualTo(1_000_000);
         for (String bad : new String[] {"0", "1000001", "-5", "1e4", ""}) {
-            assertThatThrownBy(() -> maxCount.parse(bad)).as(bad)
+            assertThatThrownBy(() -> maxCount.parse(bad, Map.of())).as(bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(ConfigValues.number(0, 1_000_000_000_000_000_000L).apply("0")).isZero();
         assertThatThrownBy(() -> ConfigValues.number(0, 1_000_000_000_000_000_000L).apply("-1"))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void worker_aNumberOrThePodOrdinal_fromPodNameElseHostname() {
+        assertThat(ConfigValues.worker(" 7 ", Map.of())).isEqualTo(7);
+        assertThat(ConfigValues.worker("ordinal", Map.of("POD_NAME", "idmint-0",
+                "HOSTNAME", "idmint-9"))).isZero();
+        assertThat(ConfigValues.worker("ordinal", Map.of("HOSTNAME", "idmint-east-12")))
+                .isEqualTo(12);
+        assertThat(ConfigValues.worker("ordinal", Map.of("POD_NAME", " ", "HOSTNAME",
+                "a-3"))).isEqualTo(3);
+        assertThat(ConfigValues.worker("ordinal", Map.of("HOSTNAME", "s-999999999")))
+                .isEqualTo(999_999_999);
+    }
+
+    @Test
+    void worker_badPodNames_failNamingTheVariableAndValue() {
+        for (String bad : new String[] {"idmint", "idmint-", "idmint-01", "idmint-x",
+            "idmint-3a", "idmint-+1", "idmint-1234567890", "7"}) {
+            assertThatThrownBy(() -> ConfigValues.worker("ordinal", Map.of("POD_NAME", bad)))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("POD_NAME '" + bad + "' does not end in -N");
+        }
+        assertThatThrownBy(() -> ConfigValues.worker("ordinal", Map.of()))
+                .hasMessageContaining("neither is set");
+        for (String bad : new String[] {"-1", "ordinal-1", "Ordinal", "", "2147483648"}) {
+            assertThatThrownBy(() -> ConfigValues.worker(bad, Map.of())).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("or ordinal");
+        }
+    }
+
+    @Test
+    void cli_workerOrdinal_isThePreferredWorker_andOneBeyondTheLayoutFailsClearly(
+            @TempDir Path dir) {
+        Cli.Result ok = Cli.run(Map.of("POD_NAME", "idmint-5"), "next", "--worker",
+                "ordinal", "--data-dir", dir.toString());
+        assertThat(ok.exitCode()).as(ok.err()).isZero();
+        assertThat(Cli.run(Map.of(), "decode", ok.out().trim()).out())
+                .contains("\"worker_id\":5");
+
+        Cli.Result beyond = Cli.run(Map.of("HOSTNAME", "idmint-32"), "next", "--worker",
+                "ordinal", "--data-dir", dir.toString());
+        assertThat(beyond.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(beyond.err()).contains("worker 32 does not fit layout").contains("0..31");
+
+        Cli.Result bad = Cli.run(Map.of("HOSTNAME", "laptop"), "next", "--worker", "ordinal",
+                "--data-dir", dir.toString());
+        assertThat(bad.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(bad.err()).contains("worker 'ordinal' (from flag --worker) is not valid")
+                .contains("HOSTNAME 'laptop' does not end in -N");
     }
 
     @Test

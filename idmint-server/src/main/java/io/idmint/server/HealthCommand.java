@@ -1,0 +1,69 @@
+package io.idmint.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code idmint health}: asks a local server's {@code /health/ready} (or {@code /health/live})
+ * and exits 0 when it answers 200, 1 otherwise. A container image without a shell or curl uses
+ * it as its health check.
+ */
+@Command(name = "health", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Asks the server on 127.0.0.1:<http-port> whether it is ready (exit 0) "
+                + "or not (exit 1), and prints its answer.",
+            "For container health checks: it needs neither a shell nor curl."})
+final class HealthCommand implements Callable<Integer> {
+
+    /** The keys it reads: the port to ask. */
+    static final List<Config.Key<?>> KEYS = List.of(Config.HTTP_PORT);
+
+    private static final int TIMEOUT_MILLIS = 2_000;
+
+    private final Invocation invocation;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--live", description = "ask /health/live (the process answers) instead of "
+            + "/health/ready (it can issue IDs)")
+    boolean live;
+
+    HealthCommand(Invocation invocation) {
+        this.invocation = invocation;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Config config = ConfigOptions.load(spec, invocation.env(), Map.of());
+        URI uri = URI.create("http://127.0.0.1:" + config.get(Config.HTTP_PORT)
+                + (live ? "/health/live" : "/health/ready"));
+        PrintWriter out = spec.commandLine().getOut();
+        HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
+        c.setConnectTimeout(TIMEOUT_MILLIS);
+        c.setReadTimeout(TIMEOUT_MILLIS);
+        try {
+            int status = c.getResponseCode();
+            InputStream body = status < 400 ? c.getInputStream() : c.getErrorStream();
+            String text = body == null ? ""
+                    : new String(body.readAllBytes(), StandardCharsets.UTF_8).strip();
+            out.println(uri + " " + status + (text.isEmpty() ? "" : " " + text));
+            out.flush();
+            return status == 200 ? Main.OK : Main.FAILURE;
+        } catch (IOException e) {
+            throw new IOException(uri + ": no answer: " + e.getMessage(), e);
+        } finally {
+            c.disconnect();
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+
+/** {@code idmint health} when nothing answers (ImageIT asks a running server through it). */
+class HealthCommandTest {
+
+    @Test
+    void health_nothingListening_exits1NamingTheUrl() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Cli.Result r = Cli.run("health", "--live", "--http-port", Integer.toString(port));
+
+        assertThat(r.exitCode()).isEqualTo(Main.FAILURE);
+        assertThat(r.err()).contains("http://127.0.0.1:" + port + "/health/live: no answer");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void health_badPort_isAUsageError() {
+        Cli.Result r = Cli.run("health", "--http-port", "70000");
+
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).contains("http-port '70000'");
+    }
+}
