@@ -186,10 +186,16 @@ abstract class LeafAllocContract extends RangeStoreContract {
      * cut) takes nothing: the database rolls it back, and an idmint allocation queued behind
      * its row lock gets the values it would have had. For server databases (an in-process H2
      * session outlives its aborted connection).
+     *
+     * @param lockWaits SQL counting the statements that wait for a row lock, asked on a
+     *     connection of its own in autocommit: the Leaf connection is cut only once idmint's
+     *     allocation waits behind it (cut earlier, the test would prove nothing)
      */
-    void assertLeafDyingMidTransactionTakesNothing() throws Exception {
+    void assertLeafDyingMidTransactionTakesNothing(String lockWaits) throws Exception {
         leafRow(tag, 1, 100);
-        RangeStore s = connect();
+        // A statement timeout far above the default 2 s: the allocation must outwait the poll
+        // that sees it blocked and the abort, however slow the machine.
+        RangeStore s = RangeStores.open(storeUrl() + "&idmint.timeout=60s", null);
         java.util.concurrent.ExecutorService pool =
                 java.util.concurrent.Executors.newSingleThreadExecutor();
         try (Connection leaf = DriverManager.getConnection(url())) {
@@ -201,13 +207,46 @@ abstract class LeafAllocContract extends RangeStoreContract {
             }
             java.util.concurrent.Future<Range> queued =
                     pool.submit(() -> s.allocate(tag, RangeStore.TAG_STEP));
+            awaitLockWait(lockWaits, queued);
             leaf.abort(Runnable::run);
             assertThat(queued.get(30, java.util.concurrent.TimeUnit.SECONDS))
                     .isEqualTo(new Range(1, 101));
         } finally {
             pool.shutdownNow();
+            s.close();
         }
         assertThat(row(tag)).containsExactly(101, 100);
+    }
+
+    /** Polls {@code lockWaits} until one statement waits for a row lock. */
+    private void awaitLockWait(String lockWaits, java.util.concurrent.Future<?> queued)
+            throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        try (Connection watcher = DriverManager.getConnection(url())) {
+            watcher.setAutoCommit(true);
+            while (System.nanoTime() < deadline) {
+                if (queued.isDone()) {
+                    throw new AssertionError("idmint's allocation did not wait for Leaf's row "
+                            + "lock: " + outcome(queued));
+                }
+                try (Statement st = watcher.createStatement();
+                        ResultSet rs = st.executeQuery(lockWaits)) {
+                    if (rs.next() && rs.getLong(1) > 0) {
+                        return;
+                    }
+                }
+                Thread.sleep(10);
+            }
+        }
+        throw new AssertionError("idmint's allocation never waited for Leaf's row lock");
+    }
+
+    private static String outcome(java.util.concurrent.Future<?> done) {
+        try {
+            return "it returned " + done.get();
+        } catch (Exception e) {
+            return "it failed: " + e.getCause();
+        }
     }
 
     /**

@@ -21,7 +21,8 @@ class PostgresLeafAllocIT extends LeafAllocContract {
 
     @Test
     void leafDyingMidTransaction_takesNothing_andIdmintGetsTheValues() throws Exception {
-        assertLeafDyingMidTransactionTakesNothing();
+        assertLeafDyingMidTransactionTakesNothing("SELECT count(*) FROM pg_stat_activity "
+                + "WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE leaf_alloc%'");
     }
 
     @Override
