@@ -58,8 +58,13 @@ final class ZkTesting {
     }
 
     static ZkRegistry open(String connectString, String options) {
-        return (ZkRegistry) WorkerRegistries.open("zk://" + connectString + "/idmint-it"
-                + (options.isEmpty() ? "" : "?" + options), Path.of("unused"));
+        return open(connectString, "/idmint-it", options, Path.of("unused"));
+    }
+
+    /** A registry under {@code chroot}, for a node whose data directory is {@code dataDir}. */
+    static ZkRegistry open(String connectString, String chroot, String options, Path dataDir) {
+        return (ZkRegistry) WorkerRegistries.open("zk://" + connectString + chroot
+                + (options.isEmpty() ? "" : "?" + options), dataDir);
     }
 
     /** A range store client, through the URI and ServiceLoader as a node would open it. */
@@ -101,6 +106,15 @@ final class ZkTesting {
         } finally {
             other.close();
         }
+    }
+
+    /**
+     * Drops a client the way {@code kill -9} drops a node: the client gives up its session (and
+     * opens a new one) without telling the server, which keeps the old session and its ephemeral
+     * znodes until the session timeout.
+     */
+    static void abandonSession(CuratorFramework client) throws Exception {
+        client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
     }
 
     /** Polls until the condition holds; fails after the deadline. */
