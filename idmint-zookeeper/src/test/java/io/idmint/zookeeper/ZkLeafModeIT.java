@@ -286,7 +286,7 @@ class ZkLeafModeIT {
         Path node = dirs.resolve("restarting");
         Claim before = open(CHROOT, node, "session=5s").claim(request(Layout.LEAF.spec(), -1));
         String owner = CHROOT + "/" + ns + "/dc/0/owner/" + before.workerId();
-        ZkTesting.abandonSession(ZkTesting.curator(opened.get(0)));
+        ZkTesting.killWithoutClosing(ZkTesting.curator(opened.get(0)));
 
         Claim fresh = open(CHROOT, dirs.resolve("new"), "session=5s")
                 .claim(request(Layout.LEAF.spec(), -1));

@@ -7,6 +7,7 @@ import io.idmint.spi.RegistryException;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientCnxn;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -109,12 +111,14 @@ final class ZkTesting {
     }
 
     /**
-     * Drops a client the way {@code kill -9} drops a node: the client gives up its session (and
-     * opens a new one) without telling the server, which keeps the old session and its ephemeral
-     * znodes until the session timeout.
+     * Stops a client the way {@code kill -9} stops a node: its connection closes without a word
+     * to the server, which keeps the session and its ephemeral znodes until the session timeout.
+     * ({@code ClientCnxn.disconnect()} is {@code close()} without the close-session request.)
      */
-    static void abandonSession(CuratorFramework client) throws Exception {
-        client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+    static void killWithoutClosing(CuratorFramework client) throws Exception {
+        Field cnxn = ZooKeeper.class.getDeclaredField("cnxn");
+        cnxn.setAccessible(true);
+        ((ClientCnxn) cnxn.get(client.getZookeeperClient().getZooKeeper())).disconnect();
     }
 
     /** Polls until the condition holds; fails after the deadline. */
