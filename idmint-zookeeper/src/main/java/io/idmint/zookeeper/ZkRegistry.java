@@ -8,6 +8,7 @@ import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.zookeeper.ZkNodes.Owner;
 import io.idmint.zookeeper.ZkSession.Node;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,11 +59,13 @@ final class ZkRegistry implements WorkerRegistry {
     /** HWM znode path → the token its holder still has while a write of it had a lost answer. */
     private final Map<String, Long> unacked = new ConcurrentHashMap<>();
 
-    ZkRegistry(ZkUri uri) {
+    /** With {@code leaf-name}, {@code dataDir} keeps this node's ID ({@link LeafWorkers}). */
+    ZkRegistry(ZkUri uri, Path dataDir) {
         this.zk = new ZkSession(uri);
         this.nodes = new ZkNodes(uri.chroot());
         this.pool = new ZkPool(zk, nodes);
-        this.leaf = uri.leafName() == null ? null : new LeafWorkers(zk, uri.leafName());
+        this.leaf = uri.leafName() == null ? null
+                : new LeafWorkers(zk, nodes, uri, dataDir.resolve(LeafWorkers.NODE_ID_FILE));
     }
 
     ZkSession session() {

@@ -18,6 +18,6 @@ public final class ZkRegistryProvider implements WorkerRegistryProvider {
     /** Parses the URI at once; the ZooKeeper client starts with the first registry call. */
     @Override
     public WorkerRegistry open(String uri, Path dataDir) {
-        return new ZkRegistry(ZkUri.parse(uri));
+        return new ZkRegistry(ZkUri.parse(uri), dataDir);
     }
 }

@@ -14,12 +14,15 @@ import io.idmint.spi.RegistryException.Kind;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.ManualTimeSource;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -29,6 +32,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * idmint next to Meituan Leaf on one ZooKeeper ({@code leaf-name=}): the Leaf nodes here are
@@ -39,6 +43,11 @@ class ZkLeafModeIT {
 
     private static TestingServer server;
     private static CuratorFramework leafSide;
+
+    private static final String CHROOT = "/idmint-it";
+
+    @TempDir
+    Path dirs;
 
     private final String leafName = "leaf" + UUID.randomUUID().toString().substring(0, 8);
     private final String ns = "l" + UUID.randomUUID().toString().substring(0, 8);
@@ -64,8 +73,15 @@ class ZkLeafModeIT {
         opened.forEach(ZkRegistry::close);
     }
 
+    /** A registry of a new node (its own data directory). */
     private ZkRegistry open() {
-        ZkRegistry r = ZkTesting.open(server.getConnectString(), "leaf-name=" + leafName);
+        return open(CHROOT, dirs.resolve("node" + opened.size()), "");
+    }
+
+    /** A registry of the node whose data directory is {@code dataDir}, under {@code chroot}. */
+    private ZkRegistry open(String chroot, Path dataDir, String options) {
+        ZkRegistry r = ZkTesting.open(server.getConnectString(), chroot,
+                "leaf-name=" + leafName + (options.isEmpty() ? "" : "&" + options), dataDir);
         opened.add(r);
         return r;
     }
@@ -97,6 +113,40 @@ class ZkLeafModeIT {
 
     private ClaimRequest request(String layoutSpec, int preferred) {
         return new ClaimRequest(ns, layoutSpec, 0, "", 1023, preferred, 30_000, "it");
+    }
+
+    /**
+     * A Leaf claim in {@code namespace} with a 1 ms lease TTL: every reservation never claimed
+     * in that namespace counts as abandoned, so only whose reservation it is keeps it apart.
+     */
+    private static ClaimRequest abandoning(String namespace, int preferred) {
+        return new ClaimRequest(namespace, Layout.LEAF.spec(), 0, "", 1023, preferred, 1, "it");
+    }
+
+    /** Spins until the clock is past {@code createdMillis} + 1: a 1 ms lease TTL has passed. */
+    private static void pastOneMillisecond(long createdMillis) {
+        while (System.currentTimeMillis() <= createdMillis + 1) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** A reservation as a node of {@code deployment} makes it; returns its number. */
+    private int reserveAs(String deployment, String node) throws Exception {
+        String data = "{\"ip\":\"" + deployment + "\",\"port\":\"" + node
+                + "\",\"timestamp\":" + System.currentTimeMillis() + "}";
+        String path = leafSide.create().creatingParentsIfNeeded()
+                .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                .forPath(forever() + "/" + LeafWorkers.RESERVATION + "-",
+                        data.getBytes(StandardCharsets.UTF_8));
+        return Integer.parseInt(path.substring(path.lastIndexOf('-') + 1));
+    }
+
+    private long createdMillis(int worker) throws Exception {
+        return leafSide.checkExists().forPath(reservation(worker)).getCtime();
+    }
+
+    private String reservation(int worker) {
+        return forever() + "/" + LeafWorkers.RESERVATION + "-" + String.format("%010d", worker);
     }
 
     @Test
@@ -137,7 +187,7 @@ class ZkLeafModeIT {
         for (int i = 0; i < 8; i++) {
             registries.add(open());
         }
-        Map<Integer, String> holders = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Integer, String> holders = new ConcurrentHashMap<>();
         IdOracle.together(12, t -> {
             String who;
             int worker;
@@ -162,21 +212,94 @@ class ZkLeafModeIT {
      */
     @Test
     void claim_reservationNeverClaimed_isTakenOnceALeaseTtlOld() throws Exception {
-        String orphan = leafSide.create().creatingParentsIfNeeded()
-                .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-                .forPath(forever() + "/" + LeafWorkers.RESERVATION + "-", new byte[0]);
-        long created = leafSide.checkExists().forPath(orphan).getCtime();
-        ZkRegistry r = ZkTesting.open(server.getConnectString(),
-                "leaf-name=" + leafName + "&session=30s");
-        opened.add(r);
+        int orphan = reserveAs(CHROOT + "/" + ns, UUID.randomUUID().toString());
+        long created = createdMillis(orphan);
+        ZkRegistry r = open(CHROOT, dirs.resolve("node"), "session=30s");
 
         assertThat(r.claim(request(Layout.LEAF.spec(), -1)).workerId()).isEqualTo(1);
-        while (System.currentTimeMillis() <= created + 1) {
-            Thread.onSpinWait(); // until the orphan is older than the 1 ms lease TTL below
+        pastOneMillisecond(created);
+        assertThat(r.claim(abandoning(ns, -1)).workerId()).isZero();
+    }
+
+    /**
+     * Regression: a reservation is its deployment's (chroot and namespace), never another's,
+     * whether its owner holds it, released it, or never claimed it; even from one node (one data
+     * directory) serving two namespaces. Else two deployments, whose owner and HWM znodes never
+     * meet, would mint with one worker ID.
+     */
+    @Test
+    void claim_anotherDeploymentsReservation_isHeldLikeALeafNodes() throws Exception {
+        Path node = dirs.resolve("node");
+        ZkRegistry a = open(CHROOT, node, "session=30s");
+        Claim held = a.claim(request(Layout.LEAF.spec(), -1));
+        Claim released = a.claim(request(Layout.LEAF.spec(), -1));
+        a.release(released, released.hwmMillis());
+        int neverClaimed = reserveAs(CHROOT + "/" + ns, UUID.randomUUID().toString());
+        pastOneMillisecond(createdMillis(neverClaimed));
+
+        ZkRegistry b = open(CHROOT, node, "session=30s");
+        ZkRegistry c = open("/idmint-other", dirs.resolve("other"), "session=30s");
+        int inOtherNamespace = b.claim(abandoning(ns + "b", released.workerId())).workerId();
+        int underOtherChroot = c.claim(abandoning(ns, released.workerId())).workerId();
+
+        assertThat(List.of(held.workerId(), released.workerId(), neverClaimed,
+                inOtherNamespace, underOtherChroot)).containsExactly(0, 1, 2, 3, 4);
+        assertThat(new String(leafSide.getData().forPath(reservation(3)),
+                StandardCharsets.UTF_8)).startsWith("{\"ip\":\"" + CHROOT + "/" + ns + "b\","
+                        + "\"port\":\"" + Files.readString(node.resolve(LeafWorkers.NODE_ID_FILE))
+                                .trim() + "\",\"timestamp\":");
+    }
+
+    /**
+     * Regression: eight deployments (two chroots, four namespaces) each claim four times at once
+     * with a 1 ms lease TTL, on one Leaf name: no worker ID is claimed twice.
+     */
+    @Test
+    void claim_deploymentsRacing_neverShareAWorkerId() throws Exception {
+        List<ZkRegistry> registries = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            registries.add(open(t % 2 == 0 ? CHROOT : "/idmint-other", dirs.resolve("race" + t),
+                    "session=30s"));
         }
-        ClaimRequest shortTtl = new ClaimRequest(ns, Layout.LEAF.spec(), 0, "", 1023, -1, 1,
-                "it");
-        assertThat(r.claim(shortTtl).workerId()).isZero();
+        Map<Integer, String> holders = new ConcurrentHashMap<>();
+        IdOracle.together(8, t -> {
+            for (int k = 0; k < 4; k++) {
+                int worker = registries.get(t).claim(abandoning(ns + (t / 2), -1)).workerId();
+                String who = "deployment " + t + " claim " + k;
+                String before = holders.putIfAbsent(worker, who);
+                assertThat(before).as("worker %d: %s and %s", worker, before, who).isNull();
+            }
+        });
+
+        assertThat(holders).hasSize(32);
+        assertThat(leafSide.getChildren().forPath(forever())).hasSize(32);
+    }
+
+    /**
+     * Regression: a node killed (-9) and restarted while its old session still holds its
+     * reservation waits for that session to expire and takes its reservation again, using up no
+     * number; a new node meanwhile reserves a new number at once.
+     */
+    @Test
+    void claim_restartedWhileItsKilledSessionLives_waitsAndRetakesItsReservation()
+            throws Exception {
+        Path node = dirs.resolve("restarting");
+        Claim before = open(CHROOT, node, "session=5s").claim(request(Layout.LEAF.spec(), -1));
+        String owner = CHROOT + "/" + ns + "/dc/0/owner/" + before.workerId();
+        ZkTesting.killWithoutClosing(ZkTesting.curator(opened.get(0)));
+
+        Claim fresh = open(CHROOT, dirs.resolve("new"), "session=5s")
+                .claim(request(Layout.LEAF.spec(), -1));
+        assertThat(leafSide.checkExists().forPath(owner)).as("the killed run's owner znode")
+                .isNotNull();
+        List<String> reserved = leafSide.getChildren().forPath(forever());
+        Claim after = open(CHROOT, node, "session=5s").claim(request(Layout.LEAF.spec(), -1));
+
+        assertThat(fresh.workerId()).isEqualTo(before.workerId() + 1);
+        assertThat(after.workerId()).isEqualTo(before.workerId());
+        assertThat(after.hwmMillis()).isGreaterThanOrEqualTo(before.hwmMillis());
+        assertThat(leafSide.getChildren().forPath(forever())).hasSameElementsAs(reserved)
+                .hasSize(2);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.idmint.spi.RegistryException;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientCnxn;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -58,8 +60,13 @@ final class ZkTesting {
     }
 
     static ZkRegistry open(String connectString, String options) {
-        return (ZkRegistry) WorkerRegistries.open("zk://" + connectString + "/idmint-it"
-                + (options.isEmpty() ? "" : "?" + options), Path.of("unused"));
+        return open(connectString, "/idmint-it", options, Path.of("unused"));
+    }
+
+    /** A registry under {@code chroot}, for a node whose data directory is {@code dataDir}. */
+    static ZkRegistry open(String connectString, String chroot, String options, Path dataDir) {
+        return (ZkRegistry) WorkerRegistries.open("zk://" + connectString + chroot
+                + (options.isEmpty() ? "" : "?" + options), dataDir);
     }
 
     /** A range store client, through the URI and ServiceLoader as a node would open it. */
@@ -101,6 +108,17 @@ final class ZkTesting {
         } finally {
             other.close();
         }
+    }
+
+    /**
+     * Stops a client the way {@code kill -9} stops a node: its connection closes without a word
+     * to the server, which keeps the session and its ephemeral znodes until the session timeout.
+     * ({@code ClientCnxn.disconnect()} is {@code close()} without the close-session request.)
+     */
+    static void killWithoutClosing(CuratorFramework client) throws Exception {
+        Field cnxn = ZooKeeper.class.getDeclaredField("cnxn");
+        cnxn.setAccessible(true);
+        ((ClientCnxn) cnxn.get(client.getZookeeperClient().getZooKeeper())).disconnect();
     }
 
     /** Polls until the condition holds; fails after the deadline. */
