@@ -86,9 +86,8 @@ final class EventLog implements GeneratorListener {
     }
 
     /**
-     * The start failed before the generator's status was known: logs the lease lines gathered
-     * so far (the worker taken, the lease lost…), then every later one as it comes, such as the
-     * release while the start cleans up.
+     * The generator could not be built: logs the lease lines gathered so far (a worker taken,
+     * then lost…), without a status to read the worker from, then every later one as it comes.
      */
     void startFailed() {
         flush(null);
@@ -98,6 +97,7 @@ final class EventLog implements GeneratorListener {
         List<Runnable> pending;
         synchronized (this) {
             if (started) {
+                // Already known (a start that failed later calls again): nothing is pending.
                 return;
             }
             this.status = source;

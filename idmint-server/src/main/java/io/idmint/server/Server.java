@@ -164,8 +164,9 @@ final class Server implements AutoCloseable {
             return new Server(minter, peers, segments, service, v, deployments, grpc, health,
                     pauses, host, port, grace, time, access, metrics);
         } catch (RuntimeException e) {
-            // Before the minter closes: its release comes after the lines of the start.
-            events.startFailed();
+            // Before the minter closes: its release comes after the lines of the start, which
+            // are logged now if the failure came before the status was known.
+            events.status(minter.ids()::status);
             if (peers != null) {
                 peers.close();
             }
