@@ -141,8 +141,8 @@ final class Metrics implements GeneratorListener, AutoCloseable {
     }
 
     /**
-     * Closes the binders that listen to the JVM (a server in a test JVM of many servers must not
-     * leave its GC listeners behind), then the registry.
+     * Closes the binders that listen to the JVM: a server in a JVM of many servers (the tests)
+     * must not leave its GC listeners behind. The registry holds nothing else to release.
      */
     @Override
     public synchronized void close() {
@@ -159,7 +159,6 @@ final class Metrics implements GeneratorListener, AutoCloseable {
             }
         }
         binders.clear();
-        registry.close();
     }
 
     @Override
