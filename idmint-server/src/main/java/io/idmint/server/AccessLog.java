@@ -4,10 +4,12 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
@@ -19,20 +21,25 @@ import java.util.logging.StreamHandler;
  * The optional access log ({@code log.access}): one line per HTTP request with method, path,
  * status, duration_ms, count and caller, in the log's format, to the log's handler ({@code on})
  * or appended to a file. The event loop only queues a record; a daemon thread formats and writes
- * it. A full queue drops the record rather than stall a request; the drops are counted in the
- * line written when the log closes.
+ * it. A full queue drops the record rather than stall a request, and a line the handler fails
+ * to write is skipped; both are counted in the line written when the log closes.
  */
 final class AccessLog implements AutoCloseable {
 
     private static final int QUEUE = 65_536;
     private static final String LOGGER = "io.idmint.server.access";
+    /** How long {@link #close()} waits to queue the end marker, then for the writer. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+    /** Queued by {@link #close()}: the writer writes the closing line and stops. */
+    private static final LogRecord END = new LogRecord(Level.OFF, "end");
 
     /** The file's handler, or null to log through the server log. */
     private final Handler out;
     private final BlockingQueue<LogRecord> queue = new ArrayBlockingQueue<>(QUEUE);
     private final LongAdder dropped = new LongAdder();
+    /** Lines a handler failed to write. */
+    private final LongAdder failed = new LongAdder();
     private final Thread writer;
-    private volatile boolean closing;
 
     private AccessLog(Handler out) {
         this.out = out;
@@ -82,35 +89,49 @@ final class AccessLog implements AutoCloseable {
 
     private void write() {
         try {
-            while (!closing || !queue.isEmpty()) {
-                LogRecord r = queue.take();
-                if (out == null) {
-                    java.util.logging.Logger.getLogger(LOGGER).log(r);
-                } else {
-                    out.publish(r);
-                    if (queue.isEmpty()) {
-                        out.flush();
-                    }
-                }
+            for (LogRecord r = queue.take(); r != END; r = queue.take()) {
+                publish(r);
             }
+            LogRecord last = new LogRecord(Level.INFO, "access log closed; " + dropped.sum()
+                    + " lines dropped on a full queue, " + failed.sum() + " failed to write");
+            last.setLoggerName(LOGGER);
+            publish(last);
         } catch (InterruptedException e) {
-            // close(): the queue was drained up to here.
+            // close() gave up waiting: the writer is stuck or the queue stayed full.
         }
     }
 
-    /** Writes what is queued, then stops. */
+    /** Writes one line; a line that fails is counted, and the writer goes on with the next. */
+    private void publish(LogRecord r) {
+        try {
+            if (out == null) {
+                java.util.logging.Logger.getLogger(LOGGER).log(r);
+            } else {
+                out.publish(r);
+                if (queue.isEmpty()) {
+                    out.flush();
+                }
+            }
+        } catch (RuntimeException e) {
+            failed.increment();
+        }
+    }
+
+    /**
+     * Writes what is queued and the closing line with the drop counts, then stops. Waits at most
+     * {@link #CLOSE_WAIT} for each step, so a stuck writer never holds up shutdown.
+     */
     @Override
     public void close() {
-        closing = true;
-        LogRecord last = new LogRecord(Level.INFO, "access log closed; "
-                + dropped.sum() + " lines dropped on a full queue");
-        last.setLoggerName(LOGGER);
         try {
-            queue.put(last);
-            writer.join(5_000);
+            // The end marker, behind every line queued before it: the writer ends there.
+            if (queue.offer(END, CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                writer.join(CLOSE_WAIT.toMillis());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        writer.interrupt();
         if (out != null) {
             out.close();
         }

@@ -33,8 +33,10 @@ final class EventLog implements GeneratorListener {
 
     private final Metrics metrics;
     private volatile Supplier<GeneratorStatus> status;
-    /** The lease lines of the start, until {@link #status} is known. */
+    /** The lease lines of the start, until {@link #status} is known or the start failed. */
     private final List<Runnable> early = new ArrayList<>();
+    /** Whether lines are logged as they come: after {@link #status} or {@link #startFailed}. */
+    private boolean started;
     /** When the clock fault last logged is over (System.nanoTime()); 0: none logged yet. */
     private volatile long clockFaultEnds;
     /** The reason of the last refusal logged, or null once an ID was issued since. */
@@ -80,23 +82,45 @@ final class EventLog implements GeneratorListener {
      * the changes made while it was being built, with the worker it holds now.
      */
     void status(Supplier<GeneratorStatus> source) {
+        flush(source);
+    }
+
+    /**
+     * The generator could not be built: logs the lease lines gathered so far (a worker taken,
+     * then lost…), without a status to read the worker from, then every later one as it comes.
+     */
+    void startFailed() {
+        flush(null);
+    }
+
+    private void flush(Supplier<GeneratorStatus> source) {
         List<Runnable> pending;
         synchronized (this) {
+            if (started) {
+                // Already known (a start that failed later calls again): nothing is pending.
+                return;
+            }
             this.status = source;
+            started = true;
             pending = List.copyOf(early);
             early.clear();
         }
+        // In the order they came. Not under a lock: fields() asks the generator.
         pending.forEach(Runnable::run);
     }
 
     @Override
     public void onStateChange(LeaseState from, LeaseState to, String detail) {
         synchronized (this) {
-            if (status == null) {
-                early.add(() -> onStateChange(from, to, detail));
+            if (!started) {
+                early.add(() -> log(from, to, detail));
                 return;
             }
         }
+        log(from, to, detail);
+    }
+
+    private void log(LeaseState from, LeaseState to, String detail) {
         Map<String, Object> f = fields();
         f.put("event", "lease");
         f.put("from", from);

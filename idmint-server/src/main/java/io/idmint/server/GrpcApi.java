@@ -84,10 +84,14 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     private final SegmentService segments;
     private final RequestPipeline pipeline;
     private final int batch;
+    private final GrpcIdStream.Pauses pauses;
+    private final Executor calls;
 
     private GrpcApi(IdService service, Formats formats, SegmentService segments,
-            RequestPipeline pipeline) {
+            RequestPipeline pipeline, GrpcIdStream.Pauses pauses, Executor calls) {
         this.service = service;
+        this.pauses = pauses;
+        this.calls = calls;
         this.formats = formats;
         this.segments = segments;
         this.pipeline = pipeline;
@@ -99,23 +103,25 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      * Starts a gRPC server on {@code host:port} (port 0: a free port, see
      * {@link Server#getPort()}), with health ({@link GrpcHealth}) and server reflection (v1 and
      * v1alpha), with segments when {@code segments} is not null (else segment
-     * calls answer FAILED_PRECONDITION). Stop it with {@code shutdown()} and
+     * calls answer FAILED_PRECONDITION). Stop it with {@code shutdown()}, then
+     * {@code pauses.drain()} (which ends the StreamIds calls paused by the rate limit), then
      * {@code awaitTermination}.
      *
      * @throws IOException when the address cannot be bound
      */
     static Server start(IdService service, Formats formats, SegmentService segments,
-            RequestPipeline pipeline, GrpcHealth health, String host, int port)
-            throws IOException {
+            RequestPipeline pipeline, GrpcHealth health, GrpcIdStream.Pauses pauses, String host,
+            int port) throws IOException {
+        Executor calls = executor();
         return NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .addService(ServerInterceptors.intercept(
-                        new GrpcApi(service, formats, segments, pipeline),
+                        new GrpcApi(service, formats, segments, pipeline, pauses, calls),
                         new GrpcCallers(pipeline)))
                 // Probes and grpcurl carry no token, as HTTP's /health/* need none.
                 .addService(health.service())
                 .addService(ProtoReflectionServiceV1.newInstance())
                 .addService(ProtoReflectionService.newInstance())
-                .executor(executor())
+                .executor(calls)
                 .build()
                 .start();
     }
@@ -159,7 +165,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             return;
         }
         GrpcIdStream.start((ServerCallStreamObserver<NextIdsResponse>) out, service, pipeline,
-                GrpcCallers.current(), batch, count);
+                GrpcCallers.current(), batch, count, pauses, calls);
     }
 
     @Override

@@ -18,11 +18,15 @@ import java.util.function.BooleanSupplier;
  */
 final class GrpcHealth {
 
+    private static final System.Logger LOG = System.getLogger(GrpcHealth.class.getName());
+
     /** How often readiness is read: a probe sees a change at most this late. */
     static final Duration POLL = Duration.ofMillis(200);
 
     private final HealthStatusManager manager = new HealthStatusManager();
     private final BooleanSupplier ready;
+    /** Whether the last readiness check threw (logged once per run of failures). */
+    private boolean failing;
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(
             r -> {
                 Thread t = new Thread(r, "idmint-grpc-health");
@@ -42,9 +46,23 @@ final class GrpcHealth {
         return manager.getHealthService();
     }
 
+    /**
+     * Reads readiness once. A supplier that throws means NOT_SERVING, and polling goes on: an
+     * exception escaping here would end the schedule and freeze the last status.
+     */
     private void update() {
-        ServingStatus status = ready.getAsBoolean() ? ServingStatus.SERVING
-                : ServingStatus.NOT_SERVING;
+        ServingStatus status;
+        try {
+            status = ready.getAsBoolean() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+            failing = false;
+        } catch (RuntimeException e) {
+            if (!failing) {
+                failing = true;
+                LOG.log(System.Logger.Level.WARNING, "gRPC health: the readiness check failed, "
+                        + "NOT_SERVING until it answers: " + e);
+            }
+            status = ServingStatus.NOT_SERVING;
+        }
         // The manager tells watchers only about changes, so setting an unchanged status is free.
         manager.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, status);
         manager.setStatus(IdServiceGrpc.SERVICE_NAME, status);

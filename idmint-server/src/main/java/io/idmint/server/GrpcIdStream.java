@@ -1,7 +1,12 @@
 package io.idmint.server;
 
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.idmint.grpc.v1.NextIdsResponse;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,23 +20,21 @@ import java.util.concurrent.TimeUnit;
  * waits), so a stream over the limit is delivered at the limit (see docs/http-grpc.md). It mints
  * only while the transport {@linkplain ServerCallStreamObserver#isReady() is ready}, so a slow
  * client holds at most a flow-control window of IDs in flight, and it stops minting when the
- * client cancels.
+ * client cancels. A paused stream resumes on the gRPC call executor, so one stream waiting on
+ * the clock holds up no other. When the server stops, {@link Pauses#drain()} ends every paused
+ * stream with UNAVAILABLE at once instead of letting it hold the shutdown for its whole grace:
+ * the client has the IDs received so far and asks another server for the rest.
  */
 final class GrpcIdStream implements Runnable {
-
-    /** Resumes paused streams: one thread for all, as a batch mints in microseconds. */
-    private static final ScheduledExecutorService RESUME =
-            Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "idmint-grpc-stream-resume");
-                t.setDaemon(true);
-                return t;
-            });
 
     private final ServerCallStreamObserver<NextIdsResponse> call;
     private final IdService service;
     private final RequestPipeline pipeline;
     private final RequestPipeline.Caller caller;
     private final int batch;
+    private final Pauses pauses;
+    /** Where a paused stream mints again: the gRPC calls' executor. */
+    private final Executor calls;
     private long remaining;
     /**
      * The last ID sent. Batches may be minted on different threads (one at a time), so each
@@ -44,8 +47,10 @@ final class GrpcIdStream implements Runnable {
 
     /** Starts sending {@code count} IDs in batches of up to {@code batch}. */
     static void start(ServerCallStreamObserver<NextIdsResponse> call, IdService service,
-            RequestPipeline pipeline, RequestPipeline.Caller caller, int batch, long count) {
-        GrpcIdStream stream = new GrpcIdStream(call, service, pipeline, caller, batch, count);
+            RequestPipeline pipeline, RequestPipeline.Caller caller, int batch, long count,
+            Pauses pauses, Executor calls) {
+        GrpcIdStream stream = new GrpcIdStream(call, service, pipeline, caller, batch, count,
+                pauses, calls);
         // Setting a cancel handler also makes onNext after a cancel a no-op instead of a throw.
         call.setOnCancelHandler(stream::cancel);
         // gRPC runs this once the call can send (also right after this method returns) and
@@ -54,13 +59,16 @@ final class GrpcIdStream implements Runnable {
     }
 
     private GrpcIdStream(ServerCallStreamObserver<NextIdsResponse> call, IdService service,
-            RequestPipeline pipeline, RequestPipeline.Caller caller, int batch, long count) {
+            RequestPipeline pipeline, RequestPipeline.Caller caller, int batch, long count,
+            Pauses pauses, Executor calls) {
         this.call = call;
         this.service = service;
         this.pipeline = pipeline;
         this.caller = caller;
         this.batch = batch;
         this.remaining = count;
+        this.pauses = pauses;
+        this.calls = calls;
     }
 
     private void cancel() {
@@ -89,8 +97,10 @@ final class GrpcIdStream implements Runnable {
                 int n = (int) Math.min(ids.length, remaining);
                 long wait = pipeline.chargeOrWait(caller, n);
                 if (wait > 0) {
-                    paused = true;
-                    RESUME.schedule(this::resume, wait, TimeUnit.NANOSECONDS);
+                    paused = pauses.pause(this, wait);
+                    if (!paused) {
+                        end();
+                    }
                     return;
                 }
                 service.fill(ids, n, last);
@@ -107,6 +117,57 @@ final class GrpcIdStream implements Runnable {
                 over = true;
                 call.onError(GrpcStatus.of(e));
             }
+        }
+    }
+
+    /** Ends the stream with UNAVAILABLE, unless it has ended: the server is stopping. */
+    private synchronized void end() {
+        if (!over) {
+            over = true;
+            call.onError(Status.UNAVAILABLE.withDescription("the server is shutting down; "
+                    + remaining + " IDs of this stream were not sent: ask another server for them")
+                    .asRuntimeException());
+        }
+    }
+
+    /**
+     * The timer of a server's paused streams, which ends them when the server stops. One thread
+     * for all: it only hands each stream back to the call executor when it is due.
+     */
+    static final class Pauses {
+
+        private final ScheduledExecutorService timer =
+                Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "idmint-grpc-stream-resume");
+                    t.setDaemon(true);
+                    return t;
+                });
+        private final Set<GrpcIdStream> paused = ConcurrentHashMap.newKeySet();
+        private boolean draining;
+
+        /** Resumes {@code stream} in {@code nanos}; false when the server is stopping. */
+        private synchronized boolean pause(GrpcIdStream stream, long nanos) {
+            if (draining) {
+                return false;
+            }
+            paused.add(stream);
+            timer.schedule(() -> {
+                paused.remove(stream);
+                stream.calls.execute(stream::resume);
+            }, nanos, TimeUnit.NANOSECONDS);
+            return true;
+        }
+
+        /** Ends every paused stream, and any that would pause from now on. */
+        void drain() {
+            List<GrpcIdStream> ending;
+            synchronized (this) {
+                draining = true;
+                timer.shutdownNow();
+                ending = List.copyOf(paused);
+            }
+            // Outside the lock: a stream pauses holding its own lock, then takes this one.
+            ending.forEach(GrpcIdStream::end);
         }
     }
 }

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -15,18 +17,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code idmint health}: asks a local server's {@code /health/ready} (or {@code /health/live})
- * and exits 0 when it answers 200, 1 otherwise. A container image without a shell or curl uses
+ * {@code idmint health}: asks a local server's {@code /health/ready} (or {@code /health/live}),
+ * on its bind address (loopback when that is a wildcard), and exits 0 when it answers 200, 1
+ * otherwise. A container image without a shell or curl uses
  * it as its health check.
  */
 @Command(name = "health", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Asks the server on 127.0.0.1:<http-port> whether it is ready (exit 0) "
-                + "or not (exit 1), and prints its answer.",
+        description = {"Asks the server on <bind>:<http-port> (127.0.0.1 when bind is a "
+                + "wildcard such as 0.0.0.0 or ::) whether it is ready (exit 0) or not (exit 1), "
+                + "and prints its answer.",
             "For container health checks: it needs neither a shell nor curl."})
 final class HealthCommand implements Callable<Integer> {
 
-    /** The keys it reads: the port to ask. */
-    static final List<Config.Key<?>> KEYS = List.of(Config.HTTP_PORT);
+    /** The keys it reads: the address and port to ask. */
+    static final List<Config.Key<?>> KEYS = List.of(Config.HTTP_PORT, Config.BIND);
 
     private static final int TIMEOUT_MILLIS = 2_000;
 
@@ -46,7 +50,8 @@ final class HealthCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Config config = ConfigOptions.load(spec, invocation.env(), Map.of());
-        URI uri = URI.create("http://127.0.0.1:" + config.get(Config.HTTP_PORT)
+        URI uri = URI.create("http://" + host(config.get(Config.BIND)) + ":"
+                + config.get(Config.HTTP_PORT)
                 + (live ? "/health/live" : "/health/ready"));
         PrintWriter out = spec.commandLine().getOut();
         HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
@@ -65,5 +70,17 @@ final class HealthCommand implements Callable<Integer> {
         } finally {
             c.disconnect();
         }
+    }
+
+    /**
+     * Where a server bound to {@code bind} answers from this host: loopback when it listens on
+     * every address (0.0.0.0, ::), else that address, as a server bound to one address does not
+     * answer on 127.0.0.1.
+     */
+    static String host(String bind) throws UnknownHostException {
+        if (InetAddress.getByName(bind).isAnyLocalAddress()) {
+            return "127.0.0.1";
+        }
+        return bind.contains(":") && !bind.startsWith("[") ? "[" + bind + "]" : bind;
     }
 }

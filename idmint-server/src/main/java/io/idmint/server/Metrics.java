@@ -41,7 +41,7 @@ import java.util.function.Supplier;
  *
  * <p>A scrape reads the generator's status once, and every gauge answers from that snapshot.
  */
-final class Metrics implements GeneratorListener {
+final class Metrics implements GeneratorListener, AutoCloseable {
 
     private static final int MIN_STATUS = 100;
     private static final int MAX_STATUS = 599;
@@ -56,6 +56,9 @@ final class Metrics implements GeneratorListener {
     private final Timer[] durations = new Timer[Route.values().length];
     private final AtomicReferenceArray<Counter>[] requests;
     private boolean jvmBound;
+    private boolean closed;
+    /** The binders that hold JVM resources (GC notification listeners) until closed. */
+    private final List<AutoCloseable> binders = new java.util.ArrayList<>();
 
     /**
      * @param build the build's labels: version, commit, java_version, layout (in any order)
@@ -121,19 +124,41 @@ final class Metrics implements GeneratorListener {
      * Binds the JVM and process meters, at the first scrape: their management beans cost
      * start-up time that no request needs (docs/observability.md, "Start-up").
      */
-    @SuppressWarnings("resource")
     private synchronized void bindJvm() {
-        if (jvmBound) {
+        if (jvmBound || closed) {
             return;
         }
         jvmBound = true;
         new JvmMemoryMetrics().bindTo(registry);
-        new JvmGcMetrics().bindTo(registry);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        binders.add(gc);
+        gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new FileDescriptorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
+    }
+
+    /**
+     * Closes the binders that listen to the JVM: a server in a JVM of many servers (the tests)
+     * must not leave its GC listeners behind. The registry holds nothing else to release.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (AutoCloseable b : binders) {
+            try {
+                b.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot close the " + b.getClass().getSimpleName()
+                        + " meters: " + e.getMessage(), e);
+            }
+        }
+        binders.clear();
     }
 
     @Override

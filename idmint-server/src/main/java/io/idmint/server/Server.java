@@ -39,18 +39,21 @@ final class Server implements AutoCloseable {
     private final List<String> deployments;
     private final io.grpc.Server grpc;
     private final GrpcHealth health;
+    private final GrpcIdStream.Pauses pauses;
     private final String host;
     private final int httpPort;
     private final Duration grace;
     private final TimeSource time;
     /** The access log, or null. */
     private final AccessLog access;
+    private final Metrics metrics;
     private final CountDownLatch closed = new CountDownLatch(1);
     private boolean closing;
 
     private Server(Minter minter, PeerCheck peers, SegmentService segments, IdService service,
             Vertx vertx, List<String> deployments, io.grpc.Server grpc, GrpcHealth health,
-            String host, int httpPort, Duration grace, TimeSource time, AccessLog access) {
+            GrpcIdStream.Pauses pauses, String host, int httpPort, Duration grace,
+            TimeSource time, AccessLog access, Metrics metrics) {
         this.minter = minter;
         this.peers = peers;
         this.segments = segments;
@@ -59,11 +62,13 @@ final class Server implements AutoCloseable {
         this.deployments = deployments;
         this.grpc = grpc;
         this.health = health;
+        this.pauses = pauses;
         this.host = host;
         this.httpPort = httpPort;
         this.grace = grace;
         this.time = time;
         this.access = access;
+        this.metrics = metrics;
     }
 
     /**
@@ -94,12 +99,15 @@ final class Server implements AutoCloseable {
         try {
             minter = Minter.open(config, DEFAULT_WORKER, config.get(Config.WORKERS), events);
         } catch (RuntimeException e) {
+            events.startFailed();
             segments.close();
+            metrics.close();
             throw e;
         }
         Vertx vertx = null;
         io.grpc.Server grpc = null;
         GrpcHealth health = null;
+        GrpcIdStream.Pauses pauses = null;
         PeerCheck peers = null;
         AccessLog access = null;
         try {
@@ -145,16 +153,20 @@ final class Server implements AutoCloseable {
                     + configured));
             int port = instances.get(0).port();
             health = new GrpcHealth(() -> service.status().ready());
+            pauses = new GrpcIdStream.Pauses();
             try {
-                grpc = GrpcApi.start(service, formats, segments, pipeline, health, host,
+                grpc = GrpcApi.start(service, formats, segments, pipeline, health, pauses, host,
                         config.get(Config.GRPC_PORT));
             } catch (IOException e) {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
             }
             return new Server(minter, peers, segments, service, v, deployments, grpc, health,
-                    host, port, grace, time, access);
+                    pauses, host, port, grace, time, access, metrics);
         } catch (RuntimeException e) {
+            // Before the minter closes: its release comes after the lines of the start, which
+            // are logged now if the failure came before the status was known.
+            events.status(minter.ids()::status);
             if (peers != null) {
                 peers.close();
             }
@@ -164,6 +176,9 @@ final class Server implements AutoCloseable {
             if (grpc != null) {
                 grpc.shutdownNow();
             }
+            if (pauses != null) {
+                pauses.drain();
+            }
             if (vertx != null) {
                 vertx.close();
             }
@@ -172,6 +187,7 @@ final class Server implements AutoCloseable {
             }
             segments.close();
             minter.close();
+            metrics.close();
             throw e;
         }
     }
@@ -251,6 +267,8 @@ final class Server implements AutoCloseable {
             // Probes see NOT_SERVING while calls in flight finish.
             health.drain();
             grpc.shutdown();
+            // Streams paused by the rate limit would hold the drain for the whole grace.
+            pauses.drain();
             List<Future<Void>> undeploys = new ArrayList<>();
             for (String id : deployments) {
                 undeploys.add(vertx.undeploy(id));
@@ -277,6 +295,7 @@ final class Server implements AutoCloseable {
                     peers.close();
                 }
                 minter.close();
+                metrics.close();
                 closed.countDown();
             }
         }

@@ -65,6 +65,7 @@ class GrpcApiIT {
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final List<Server> servers = new ArrayList<>();
     private Server server;
+    private GrpcIdStream.Pauses pauses;
     private ManagedChannel channel;
     private CountingGenerator ids;
     private IdService service;
@@ -482,6 +483,26 @@ class GrpcApiIT {
         assertThat(ids.issued()).isEqualTo(1);
     }
 
+    @Test
+    void shutdown_streamPausedByTheRateLimit_endsUnavailableAndTheServerTerminates()
+            throws Exception {
+        ManualTimeSource time = new ManualTimeSource(0);
+        serve(Layout.SNOWFLAKE, new Access(null, null, 1000, time), MAX);
+        Iterator<NextIdsResponse> it = blocking().streamIds(stream(5000));
+        read(it, 1, new HashSet<>());
+
+        // The allowance is spent and the manual clock never moves: the stream stays paused.
+        server.shutdown();
+        pauses.drain();
+
+        assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        StatusRuntimeException e = failure(it::hasNext);
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(e.getStatus().getDescription()).isEqualTo("the server is shutting down; "
+                + "4000 IDs of this stream were not sent: ask another server for them");
+        assertThat(ids.issued()).isEqualTo(1000);
+    }
+
     // ---------------------------------------------------------------- Helpers
 
     /**
@@ -494,8 +515,10 @@ class GrpcApiIT {
         service = new IdService(ids, maxCount, n -> { });
         GrpcHealth health = new GrpcHealth(() -> service.status().ready());
         resources.push(health::drain);
+        pauses = new GrpcIdStream.Pauses();
+        resources.push(pauses::drain);
         server = GrpcApi.start(service, new Formats(null, null), null,
-                new RequestPipeline(access), health, "127.0.0.1", 0);
+                new RequestPipeline(access), health, pauses, "127.0.0.1", 0);
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())

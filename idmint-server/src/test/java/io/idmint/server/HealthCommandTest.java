@@ -22,6 +22,14 @@ class HealthCommandTest {
     }
 
     @Test
+    void host_wildcardBind_isLoopback_elseTheBindAddress() throws Exception {
+        assertThat(HealthCommand.host("0.0.0.0")).isEqualTo("127.0.0.1");
+        assertThat(HealthCommand.host("::")).isEqualTo("127.0.0.1");
+        assertThat(HealthCommand.host("127.0.0.2")).isEqualTo("127.0.0.2");
+        assertThat(HealthCommand.host("::1")).isEqualTo("[::1]");
+    }
+
+    @Test
     void health_badPort_isAUsageError() {
         Cli.Result r = Cli.run("health", "--http-port", "70000");
 

@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -467,13 +466,10 @@ class HttpApiIT {
                 + "  console.log('lost=' + lost);"
                 + "  for (const id of body.ids) console.log(id);"
                 + "}).catch(e => { console.error(e); process.exit(1); });";
-        Path err = Files.createTempFile("node", ".stderr");
-        Process node = new ProcessBuilder(node(), "-e", script,
-                http.base() + "/v1/ids?count=1000").redirectError(err.toFile()).start();
-        String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(node.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(node.exitValue()).as(Files.readString(err)).isZero();
-        Files.delete(err);
+        ChildProcess.Result node = ChildProcess.run(new ProcessBuilder(node(), "-e", script,
+                http.base() + "/v1/ids?count=1000"), Duration.ofSeconds(30));
+        assertThat(node.exitCode()).as(node.output()).isZero();
+        String out = node.stdout();
 
         List<String> lines = Arrays.asList(out.split("\n"));
         String sent = lines.get(0);

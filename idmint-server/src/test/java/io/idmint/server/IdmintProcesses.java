@@ -155,10 +155,10 @@ final class IdmintProcesses implements AutoCloseable {
 
         /** Sends a signal by name ({@code STOP}, {@code CONT}) with kill(1). */
         void signal(String signal) throws IOException, InterruptedException {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid()))
-                    .redirectErrorStream(true).start();
-            String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(kill.waitFor()).as("kill -%s %d: %s", signal, pid(), out).isZero();
+            ChildProcess.Result kill = ChildProcess.run(new ProcessBuilder("kill", "-" + signal,
+                    Long.toString(pid())).redirectErrorStream(true), Duration.ofSeconds(15));
+            assertThat(kill.exitCode()).as("kill -%s %d: %s", signal, pid(), kill.output())
+                    .isZero();
         }
 
         /** SIGTERM, then the exit code, which must come within 15 s. */

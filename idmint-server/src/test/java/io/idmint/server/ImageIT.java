@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -63,8 +64,10 @@ class ImageIT {
     private final List<Process> processes = new ArrayList<>();
 
     @AfterEach
-    void killLeftovers() {
-        processes.forEach(Process::destroyForcibly);
+    void killLeftovers() throws InterruptedException {
+        for (Process p : processes) {
+            ChildProcess.killTree(p.toHandle());
+        }
     }
 
     // Two jlink builds and a server run: about a minute alone, more on a busy machine.
@@ -134,7 +137,7 @@ class ImageIT {
                 .get("Test")));
         health.remove(0);
         health.addAll(List.of("--http-port", banner.group(1)));
-        Result probe = runInImage(rootfs, data, config, health);
+        ChildProcess.Result probe = runInImage(rootfs, data, config, health);
         assertThat(probe.exitCode()).as(probe.output()).isZero();
         assertThat(probe.output()).contains("/health/ready 200 ").contains("\"state\":\"ACTIVE\"");
 
@@ -144,11 +147,11 @@ class ImageIT {
         assertThat(Files.readString(stderr)).contains("idmint: stopped; worker released");
         List<String> list = new ArrayList<>(strings(config.get("Entrypoint")));
         list.addAll(List.of("registry", "list"));
-        Result registry = runInImage(rootfs, data, config, list);
+        ChildProcess.Result registry = runInImage(rootfs, data, config, list);
         assertThat(registry.exitCode()).as(registry.output()).isZero();
         assertThat(registry.output()).as("worker 0 released in the static registry")
                 .containsPattern("(?m)^0\\s+0\\s+\\S+\\s+-\\s+\\(free\\)$");
-        Result after = runInImage(rootfs, data, config, health);
+        ChildProcess.Result after = runInImage(rootfs, data, config, health);
         assertThat(after.exitCode()).as("the probe fails when nothing answers: " + after.output())
                 .isEqualTo(Main.FAILURE);
     }
@@ -198,7 +201,7 @@ class ImageIT {
 
     private Path buildImage(String name) throws Exception {
         Path out = tmp.resolve(name);
-        Result r = run(REPO, "sh", REPO.resolve("scripts/build-image").toString(),
+        ChildProcess.Result r = run(REPO, "sh", REPO.resolve("scripts/build-image").toString(),
                 out.toString());
         assertThat(r.exitCode()).as(r.output()).isZero();
         return out;
@@ -215,26 +218,17 @@ class ImageIT {
         return new ProcessBuilder(argv);
     }
 
-    private Result runInImage(Path rootfs, Path data, Map<?, ?> config, List<String> command)
-            throws Exception {
-        Process p = inImage(rootfs, data, config, command).redirectErrorStream(true).start();
-        processes.add(p);
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(out).isTrue();
-        return new Result(p.exitValue(), out);
+    private static ChildProcess.Result runInImage(Path rootfs, Path data, Map<?, ?> config,
+            List<String> command) throws Exception {
+        return ChildProcess.run(inImage(rootfs, data, config, command).redirectErrorStream(true),
+                Duration.ofSeconds(60));
     }
 
-    private record Result(int exitCode, String output) {
-    }
-
-    private Result run(Path dir, String... command) throws Exception {
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .start();
-        processes.add(p);
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(300, TimeUnit.SECONDS)).as(out).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", command) + ": " + out).isZero();
-        return new Result(p.exitValue(), out);
+    private static ChildProcess.Result run(Path dir, String... command) throws Exception {
+        ChildProcess.Result r = ChildProcess.run(new ProcessBuilder(command)
+                .directory(dir.toFile()).redirectErrorStream(true), Duration.ofSeconds(300));
+        assertThat(r.exitCode()).as(String.join(" ", command) + ": " + r.output()).isZero();
+        return r;
     }
 
     private static String firstLine(Process p, Path stderr) throws Exception {

@@ -3,7 +3,6 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,17 +36,12 @@ class KubernetesManifestsIT {
 
     @BeforeAll
     static void installValidator() throws Exception {
-        Path installed = VALIDATOR.resolve("node_modules/.package-lock.json");
-        if (!Files.exists(installed) || Files.getLastModifiedTime(installed)
-                .compareTo(Files.getLastModifiedTime(VALIDATOR.resolve("package-lock.json"))) < 0) {
-            Result r = run("npm", "ci", "--no-audit", "--no-fund");
-            assertThat(r.exitCode()).as("npm ci in " + VALIDATOR + ": " + r.output()).isZero();
-        }
+        NodeTools.installIn(VALIDATOR);
     }
 
     @Test
     void manifests_validateAgainstTheKubernetesSchemas() throws Exception {
-        Result r = validate(manifests());
+        ChildProcess.Result r = validate(manifests());
         assertThat(r.exitCode()).as(r.output()).isZero();
     }
 
@@ -57,7 +50,7 @@ class KubernetesManifestsIT {
         Path bad = tmp.resolve("bad.yaml");
         Files.writeString(bad, Files.readString(DIR.resolve("deployment.yaml"))
                 .replace("containerPort: 8080", "containerPort: http-port"));
-        Result r = validate(List.of(bad));
+        ChildProcess.Result r = validate(List.of(bad));
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.output()).contains("apps/v1/Deployment idmint")
                 .contains("containerPort must be integer");
@@ -168,7 +161,7 @@ class KubernetesManifestsIT {
     }
 
     private List<Map<String, Object>> objects() throws Exception {
-        Result r = validate(manifests());
+        ChildProcess.Result r = validate(manifests());
         assertThat(r.exitCode()).as(r.output()).isZero();
         List<Map<String, Object>> objects = new ArrayList<>();
         for (Object o : (List<?>) StrictJson.parse(r.stdout())) {
@@ -187,25 +180,14 @@ class KubernetesManifestsIT {
         }
     }
 
-    private static Result validate(List<Path> files) throws Exception {
+    private static ChildProcess.Result validate(List<Path> files) throws Exception {
         List<String> command = new ArrayList<>(List.of(HttpApiIT.node(), "validate.mjs"));
         files.forEach(f -> command.add(f.toString()));
         return run(command.toArray(String[]::new));
     }
 
-    private record Result(int exitCode, String stdout, String output) {
-    }
-
-    private static Result run(String... command) throws Exception {
-        Path err = Files.createTempFile("kubernetes", ".stderr");
-        try {
-            Process p = new ProcessBuilder(command).directory(VALIDATOR.toFile())
-                    .redirectError(err.toFile()).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(p.waitFor(110, TimeUnit.SECONDS)).as(String.join(" ", command)).isTrue();
-            return new Result(p.exitValue(), out, Files.readString(err) + out);
-        } finally {
-            Files.delete(err);
-        }
+    private static ChildProcess.Result run(String... command) throws Exception {
+        return ChildProcess.run(new ProcessBuilder(command).directory(VALIDATOR.toFile()),
+                Duration.ofSeconds(110));
     }
 }

@@ -3,7 +3,6 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.spi.Durations;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,11 +108,9 @@ class SystemdUnitIT {
     private static Result verify(Path unit) throws Exception {
         assertThat(ANALYZE).as("systemd-analyze: install the Debian package systemd "
                 + "(scripts/test does)").exists();
-        Process p = new ProcessBuilder("unshare", "--mount", "sh", "-c", VERIFY, "sh",
-                System.getProperty("java.home"), unit.toString()).redirectErrorStream(true)
-                .start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(out).isTrue();
-        return new Result(p.exitValue(), out);
+        ChildProcess.Result r = ChildProcess.run(new ProcessBuilder("unshare", "--mount", "sh",
+                "-c", VERIFY, "sh", System.getProperty("java.home"), unit.toString())
+                .redirectErrorStream(true), Duration.ofSeconds(60));
+        return new Result(r.exitCode(), r.output());
     }
 }

@@ -1,0 +1,67 @@
+package io.idmint.server;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs a child process to its end within a deadline. Its stdout and stderr go to files, not
+ * pipes, so a child that hangs (or leaves a grandchild holding the output open) cannot hang the
+ * test: past the deadline the whole process tree is killed and the test fails with what the
+ * child printed.
+ */
+final class ChildProcess {
+
+    /** How a child ended: its exit code, its stdout, and its stderr then stdout (for messages). */
+    record Result(int exitCode, String stdout, String output) {
+    }
+
+    private ChildProcess() {
+    }
+
+    /**
+     * Starts {@code builder} (its output redirections are replaced; with
+     * {@code redirectErrorStream(true)} stderr is in stdout) and waits for it.
+     *
+     * @throws AssertionError when it has not ended within {@code timeout}; it is killed then
+     */
+    static Result run(ProcessBuilder builder, Duration timeout)
+            throws IOException, InterruptedException {
+        Path out = Files.createTempFile("child", ".stdout");
+        Path err = Files.createTempFile("child", ".stderr");
+        try {
+            Process p = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                killTree(p.toHandle());
+                throw new AssertionError(String.join(" ", builder.command()) + " did not end in "
+                        + timeout.toSeconds() + " s and was killed; it printed: "
+                        + Files.readString(err) + Files.readString(out));
+            }
+            String stdout = Files.readString(out);
+            return new Result(p.exitValue(), stdout, Files.readString(err) + stdout);
+        } finally {
+            Files.delete(out);
+            Files.delete(err);
+        }
+    }
+
+    /** Kills {@code root} and every process under it, and waits until they are gone. */
+    static void killTree(ProcessHandle root) throws InterruptedException {
+        // Taken first: once a parent dies its children are no longer its descendants.
+        List<ProcessHandle> tree = new java.util.ArrayList<>(root.descendants().toList());
+        tree.add(root);
+        tree.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle h : tree) {
+            try {
+                h.onExit().get(10, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new AssertionError("process " + h.pid() + " did not die when killed", e);
+            }
+        }
+    }
+}
