@@ -2,6 +2,7 @@ package io.idmint.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.idmint.spi.Range;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import java.sql.Connection;
@@ -123,6 +124,48 @@ final class JdbcPool implements AutoCloseable {
                     throw e;
                 }
             }
+        }
+    }
+
+    /** The statements of one allocation, run in the caller's transaction. */
+    interface Increment {
+        Range take(Connection c) throws SQLException, RegistryException;
+    }
+
+    /**
+     * One allocation of a range store in a transaction of its own: {@code increment}, then
+     * commit; on a failure before the commit, an explicit rollback (a failing rollback is kept
+     * with the first failure).
+     *
+     * @param where the store, for messages
+     * @throws RegistryException UNAVAILABLE when the commit failed, naming the range whose
+     *     outcome is unknown; or what {@code increment} threw
+     * @throws SQLException when connecting or a statement failed (nothing was taken)
+     */
+    Range allocate(String where, String what, Increment increment)
+            throws SQLException, RegistryException {
+        try (Connection c = connect()) {
+            c.setAutoCommit(false);
+            Range taken;
+            try {
+                taken = increment.take(c);
+            } catch (SQLException | RegistryException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException r) {
+                    e.addSuppressed(r);
+                }
+                throw e;
+            }
+            try {
+                c.commit();
+            } catch (SQLException e) {
+                throw new RegistryException(Kind.UNAVAILABLE, where + ": " + what + ": the commit "
+                        + "failed and its outcome is unknown; values [" + taken.start() + ", "
+                        + taken.end() + ") may be taken and are never handed out: "
+                        + describe(e), e);
+            }
+            return taken;
         }
     }
 

@@ -54,24 +54,8 @@ final class JdbcRangeStore implements RangeStore {
         requireFits(tag);
         String what = "allocate " + (size == TAG_STEP ? "a step" : size) + " of tag '" + tag
                 + "'";
-        try (Connection c = pool.connect()) {
-            c.setAutoCommit(false);
-            Range taken;
-            try {
-                taken = increment(c, tag, size);
-            } catch (SQLException | RegistryException | RuntimeException e) {
-                rollback(c, e);
-                throw e;
-            }
-            try {
-                c.commit();
-            } catch (SQLException e) {
-                throw new RegistryException(Kind.UNAVAILABLE, where + ": " + what + ": the commit "
-                        + "failed and its outcome is unknown; values [" + taken.start() + ", "
-                        + taken.end() + ") may be taken and are never handed out: "
-                        + JdbcPool.describe(e), e);
-            }
-            return taken;
+        try {
+            return pool.allocate(where, what, c -> increment(c, tag, size));
         } catch (SQLException e) {
             throw pool.unavailable(what, e);
         }
@@ -132,15 +116,6 @@ final class JdbcRangeStore implements RangeStore {
             throw new IllegalArgumentException("segment tag '" + tag + "' has " + tag.length()
                     + " characters; table idmint_segment holds at most " + MAX_TAG + " (a Leaf "
                     + "leaf_alloc table holds 128: idmint.table=leaf_alloc)");
-        }
-    }
-
-    /** Rolls back explicitly; a failing rollback is kept with the first failure. */
-    private static void rollback(Connection c, Exception cause) {
-        try {
-            c.rollback();
-        } catch (SQLException e) {
-            cause.addSuppressed(e);
         }
     }
 

@@ -71,24 +71,8 @@ final class LeafAllocStore implements RangeStore {
         TagValue.checkAllocation(tag, size);
         String what = "allocate " + (size == TAG_STEP ? "a step" : size) + " of tag '" + tag
                 + "'";
-        try (Connection c = pool.connect()) {
-            c.setAutoCommit(false);
-            Range taken;
-            try {
-                taken = increment(c, tag, size);
-            } catch (SQLException | RegistryException | RuntimeException e) {
-                rollback(c, e);
-                throw e;
-            }
-            try {
-                c.commit();
-            } catch (SQLException e) {
-                throw new RegistryException(Kind.UNAVAILABLE, where + ": " + what + ": the commit "
-                        + "failed and its outcome is unknown; values [" + taken.start() + ", "
-                        + taken.end() + ") may be taken and are never handed out: "
-                        + JdbcPool.describe(e), e);
-            }
-            return taken;
+        try {
+            return pool.allocate(where, what, c -> increment(c, tag, size));
         } catch (SQLException e) {
             throw failed(what, e);
         }
@@ -165,15 +149,6 @@ final class LeafAllocStore implements RangeStore {
         }
         return new RegistryException(Kind.CORRUPT, where + ": row biz_tag='" + tag + "' " + why
                 + "; nothing was taken from it; fix the row by hand");
-    }
-
-    /** Rolls back explicitly; a failing rollback is kept with the first failure. */
-    private static void rollback(Connection c, Exception cause) {
-        try {
-            c.rollback();
-        } catch (SQLException e) {
-            cause.addSuppressed(e);
-        }
     }
 
     /** A missing table is named as such (idmint never creates it); else the store failed. */

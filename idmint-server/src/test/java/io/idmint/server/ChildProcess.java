@@ -1,11 +1,16 @@
 package io.idmint.server;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -48,6 +53,27 @@ final class ChildProcess {
             Files.delete(out);
             Files.delete(err);
         }
+    }
+
+    /**
+     * The lines a running child writes to stdout, read on a daemon thread as they come (a
+     * server's banner, then whatever follows); the thread ends with the stream.
+     */
+    static BlockingQueue<String> stdoutLines(Process p, String name) {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                    p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                // The process is gone; a test waiting for a line fails on its absence.
+            }
+        }, "stdout-" + name);
+        reader.setDaemon(true);
+        reader.start();
+        return lines;
     }
 
     /** Kills {@code root} and every process under it, and waits until they are gone. */

@@ -2,11 +2,9 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +15,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -213,19 +210,7 @@ final class IdmintProcesses implements AutoCloseable {
         Path stderr = dir.resolve(name + ".err");
         Process p = builder(env, all).redirectError(stderr.toFile()).start();
         started.add(p);
-        BlockingQueue<String> lines = new ArrayBlockingQueue<>(16);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                    p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    lines.offer(line);
-                }
-            } catch (IOException e) {
-                // the process is gone; a missing banner fails the test
-            }
-        }, "stdout-" + name);
-        reader.setDaemon(true);
-        reader.start();
+        BlockingQueue<String> lines = ChildProcess.stdoutLines(p, name);
         String banner = lines.poll(60, TimeUnit.SECONDS);
         assertThat(banner).as(describe("banner of " + name + " (alive: " + p.isAlive() + "); "
                 + "its stderr:\n" + read(stderr))).isNotNull();

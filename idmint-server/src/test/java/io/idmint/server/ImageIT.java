@@ -2,10 +2,7 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -15,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -232,19 +228,7 @@ class ImageIT {
     }
 
     private static String firstLine(Process p, Path stderr) throws Exception {
-        BlockingQueue<String> lines = new ArrayBlockingQueue<>(16);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                    p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    lines.offer(line);
-                }
-            } catch (IOException e) {
-                // The process is gone; the test fails on the missing line.
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
+        BlockingQueue<String> lines = ChildProcess.stdoutLines(p, "image");
         String line = null;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (line == null && p.isAlive() && System.nanoTime() < deadline) {

@@ -7,16 +7,13 @@ import io.grpc.ManagedChannelBuilder;
 import io.idmint.Layout;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.NextIdsRequest;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +23,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -222,19 +218,7 @@ class ServeIT {
                 "0", "--bind", "127.0.0.1", "--data-dir", data.toString())
                 .redirectError(stderr.toFile()).start();
         processes.add(p);
-        BlockingQueue<String> lines = new ArrayBlockingQueue<>(16);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                    p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    lines.offer(line);
-                }
-            } catch (IOException e) {
-                // The process is gone; the test fails on the missing line.
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
+        BlockingQueue<String> lines = ChildProcess.stdoutLines(p, "serve");
         String banner = lines.poll(30, TimeUnit.SECONDS);
         assertThat(banner).as("banner; stderr: %s", Files.readString(stderr)).isNotNull();
         Matcher m = BANNER.matcher(banner);
