@@ -185,29 +185,12 @@ class SegmentGeneratorTest {
         store.create("order", 1, 100);
         java.util.concurrent.atomic.AtomicBoolean thrown =
                 new java.util.concurrent.atomic.AtomicBoolean();
-        RangeStore failingOnce = new RangeStore() {
-            @Override
-            public Range allocate(String tag, long size) throws RegistryException {
-                if (thrown.compareAndSet(false, true)) {
-                    throw new LinkageError("planted: a driver class failed to load");
-                }
-                return store.allocate(tag, size);
+        RangeStore failingOnce = allocatingThrough((tag, size) -> {
+            if (thrown.compareAndSet(false, true)) {
+                throw new LinkageError("planted: a driver class failed to load");
             }
-
-            @Override
-            public void create(String tag, long start, long step) throws RegistryException {
-                store.create(tag, start, step);
-            }
-
-            @Override
-            public List<TagInfo> tags() throws RegistryException {
-                return store.tags();
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+            return store.allocate(tag, size);
+        });
         SegmentGenerator g = Segments.newBuilder().store(failingOnce).timeSource(time)
                 .fetchTimeout(Duration.ofSeconds(10)).build();
         opened.add(g);
@@ -347,30 +330,13 @@ class SegmentGeneratorTest {
     @Test
     void next_aNameTheStoreCannotHold_failsAtOnceNamingIt_andIsNotRetried() throws Exception {
         // a store whose table holds short names only, as idmint_segment holds 64 characters
-        RangeStore shortNames = new RangeStore() {
-            @Override
-            public Range allocate(String tag, long size) throws RegistryException {
-                if (tag.length() > 5) {
-                    throw new IllegalArgumentException("segment tag '" + tag + "' has "
-                            + tag.length() + " characters; this store holds at most 5");
-                }
-                return store.allocate(tag, size);
+        RangeStore shortNames = allocatingThrough((tag, size) -> {
+            if (tag.length() > 5) {
+                throw new IllegalArgumentException("segment tag '" + tag + "' has "
+                        + tag.length() + " characters; this store holds at most 5");
             }
-
-            @Override
-            public void create(String tag, long start, long step) throws RegistryException {
-                store.create(tag, start, step);
-            }
-
-            @Override
-            public List<TagInfo> tags() throws RegistryException {
-                return store.tags();
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+            return store.allocate(tag, size);
+        });
         SegmentGenerator g = Segments.newBuilder().store(shortNames).timeSource(time).build();
         opened.add(g);
         store.create("order:2024", 1, 10);
@@ -495,5 +461,34 @@ class SegmentGeneratorTest {
     /** Whether {@code tag}'s next range is in, as {@link SegmentGenerator#stats()} says. */
     private static boolean nextReady(SegmentGenerator g, String tag) {
         return g.stats().stream().anyMatch(s -> s.tag().equals(tag) && s.nextReady());
+    }
+
+    /** The calls of {@link #allocatingThrough}: an allocation, in place of the store's. */
+    interface Allocation {
+        Range allocate(String tag, long size) throws RegistryException;
+    }
+
+    /** {@code store} with {@code allocation} in place of its own allocate. */
+    private RangeStore allocatingThrough(Allocation allocation) {
+        return new RangeStore() {
+            @Override
+            public Range allocate(String tag, long size) throws RegistryException {
+                return allocation.allocate(tag, size);
+            }
+
+            @Override
+            public void create(String tag, long start, long step) throws RegistryException {
+                store.create(tag, start, step);
+            }
+
+            @Override
+            public List<TagInfo> tags() throws RegistryException {
+                return store.tags();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 }
