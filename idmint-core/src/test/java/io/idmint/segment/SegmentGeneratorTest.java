@@ -12,6 +12,7 @@ import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
+import io.idmint.testkit.ForwardingRangeStore;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRangeStore;
 import io.idmint.testkit.ManualTimeSource;
@@ -66,8 +67,14 @@ class SegmentGeneratorTest {
      * has 90 % of its IDs.
      */
     private void drawRange(SegmentGenerator g, String tag, int index) {
+        drawRange(g, tag, index, false);
+    }
+
+    /** {@link #drawRange}, {@code firstDrawn}: the first ID of range 0 was drawn already. */
+    private void drawRange(SegmentGenerator g, String tag, int index, boolean firstDrawn) {
         Range r = store.ranges(tag).get(index);
-        for (long id = r.start(); id < r.end(); id++) {
+        long first = firstDrawn && index == 0 ? r.start() + 1 : r.start();
+        for (long id = first; id < r.end(); id++) {
             assertThat(g.next(tag)).isEqualTo(id);
             if (id == r.start() + r.size() / 10) {
                 awaitPrefetched(g, tag, index);
@@ -127,7 +134,7 @@ class SegmentGeneratorTest {
             if (i == 0) {
                 await(() -> store.ranges("order").size() == 1, "first range");
             }
-            drawRangeAfterFirst(g, "order", i);
+            drawRange(g, "order", i, true);
         }
         // only the very first call, with both buffers empty, waited
         assertThat(waits(g)).isEqualTo(1);
@@ -141,25 +148,13 @@ class SegmentGeneratorTest {
                 + " is fetched");
     }
 
-    /** {@link #drawRange} for a test that already drew the first ID of range 0. */
-    private void drawRangeAfterFirst(SegmentGenerator g, String tag, int index) {
-        Range r = store.ranges(tag).get(index);
-        long first = index == 0 ? r.start() + 1 : r.start();
-        for (long id = first; id < r.end(); id++) {
-            assertThat(g.next(tag)).isEqualTo(id);
-            if (id == r.start() + r.size() / 10) {
-                awaitPrefetched(g, tag, index);
-            }
-        }
-    }
-
     @Test
     void step_growsUnderLoad_andShrinksWhenIdle() throws Exception {
         store.create("order", 1, 1_000);
         SegmentGenerator g = build(Segments.newBuilder().step(1_000).minStep(250).maxStep(8_000)
                 .targetDuration(Duration.ofMinutes(1)));
         g.next("order");
-        drawRangeAfterFirst(g, "order", 0);
+        drawRange(g, "order", 0, true);
         for (int i = 1; i < 5; i++) {
             drawRange(g, "order", i);   // the clock stands still: every range lasts no time
         }
@@ -280,7 +275,7 @@ class SegmentGeneratorTest {
         store.create("slow", 1, 30);
         SegmentGenerator g = build(Segments.newBuilder().step(100).minStep(100).maxStep(400));
         g.next("slow");
-        drawRangeAfterFirst(g, "slow", 0);
+        drawRange(g, "slow", 0, true);
         drawRange(g, "slow", 1);
         assertThat(store.ranges("slow")).extracting(Range::size).containsExactly(30L, 60L, 120L);
         for (int i = 2; i < 8; i++) {
@@ -463,32 +458,18 @@ class SegmentGeneratorTest {
         return g.stats().stream().anyMatch(s -> s.tag().equals(tag) && s.nextReady());
     }
 
-    /** The calls of {@link #allocatingThrough}: an allocation, in place of the store's. */
-    interface Allocation {
-        Range allocate(String tag, long size) throws RegistryException;
-    }
-
     /** {@code store} with {@code allocation} in place of its own allocate. */
     private RangeStore allocatingThrough(Allocation allocation) {
-        return new RangeStore() {
+        return new ForwardingRangeStore(store) {
             @Override
             public Range allocate(String tag, long size) throws RegistryException {
                 return allocation.allocate(tag, size);
             }
-
-            @Override
-            public void create(String tag, long start, long step) throws RegistryException {
-                store.create(tag, start, step);
-            }
-
-            @Override
-            public List<TagInfo> tags() throws RegistryException {
-                return store.tags();
-            }
-
-            @Override
-            public void close() {
-            }
         };
+    }
+
+    /** The calls of {@link #allocatingThrough}: an allocation, in place of the store's. */
+    interface Allocation {
+        Range allocate(String tag, long size) throws RegistryException;
     }
 }

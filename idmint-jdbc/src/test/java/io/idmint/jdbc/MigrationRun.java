@@ -8,7 +8,7 @@ import io.idmint.segment.Segments;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
-import io.idmint.spi.TagInfo;
+import io.idmint.testkit.ForwardingRangeStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -130,14 +130,14 @@ final class MigrationRun {
 
     /** A store that records every range it hands out. */
     private RangeStore recording(RangeStore s) {
-        return new RangeStore() {
+        return new ForwardingRangeStore(s) {
             @Override
             public Range allocate(String t, long size) throws RegistryException {
                 synchronized (inFlight) {
                     inFlight[0]++;
                 }
                 try {
-                    Range r = s.allocate(t, size);
+                    Range r = delegate.allocate(t, size);
                     idmintRanges.add(r);
                     return r;
                 } finally {
@@ -146,21 +146,6 @@ final class MigrationRun {
                         inFlight.notifyAll();
                     }
                 }
-            }
-
-            @Override
-            public void create(String t, long start, long step) throws RegistryException {
-                s.create(t, start, step);
-            }
-
-            @Override
-            public List<TagInfo> tags() throws RegistryException {
-                return s.tags();
-            }
-
-            @Override
-            public void close() {
-                s.close();
             }
         };
     }
