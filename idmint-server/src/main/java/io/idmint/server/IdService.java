@@ -27,10 +27,6 @@ final class IdService {
     private final LongConsumer issued;
     private final Consumer<IdUnavailableException> refused;
 
-    IdService(IdGenerator ids, int maxCount, LongConsumer issued) {
-        this(ids, maxCount, issued, e -> { });
-    }
-
     /**
      * @param issued told how many IDs each successful call issued (for metrics); it runs on the
      *     caller's thread and must return quickly

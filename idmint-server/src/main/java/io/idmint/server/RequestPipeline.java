@@ -35,10 +35,6 @@ final class RequestPipeline {
     private final Access access;
     private final AccessLog log;
 
-    RequestPipeline(Access access) {
-        this(access, null);
-    }
-
     /** @param log the access log, or null when it is off */
     RequestPipeline(Access access, AccessLog log) {
         this.access = access;

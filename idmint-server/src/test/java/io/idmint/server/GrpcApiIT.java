@@ -512,13 +512,13 @@ class GrpcApiIT {
     private void serve(Layout layout, Access access, int maxCount) throws Exception {
         ids = new CountingGenerator(generator(layout));
         resources.push(ids);
-        service = new IdService(ids, maxCount, n -> { });
+        service = new IdService(ids, maxCount, n -> { }, e -> { });
         GrpcHealth health = new GrpcHealth(() -> service.status().ready());
         resources.push(health::drain);
         pauses = new GrpcIdStream.Pauses();
         resources.push(pauses::drain);
         server = GrpcApi.start(service, new Formats(null, null), null,
-                new RequestPipeline(access), health, pauses, "127.0.0.1", 0);
+                new RequestPipeline(access, null), health, pauses, "127.0.0.1", 0);
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())

@@ -33,7 +33,7 @@ class GrpcStatusTest {
     @Test
     void illegalArgumentWhileMinting_isInternalOnGrpc_and500OnHttp() {
         IdService service = new IdService(new Failing(
-                new IllegalArgumentException("a bug in the generator")), 10, n -> { });
+                new IllegalArgumentException("a bug in the generator")), 10, n -> { }, e -> { });
         RuntimeException thrown = catchThrowableOfType(
                 () -> service.fill(new long[1], 1), RuntimeException.class);
 
