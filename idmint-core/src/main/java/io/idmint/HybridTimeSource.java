@@ -1,6 +1,5 @@
 package io.idmint;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -14,8 +13,13 @@ import java.util.function.LongSupplier;
 final class HybridTimeSource implements TimeSource {
 
     private static final long NANOS_PER_MILLI = 1_000_000L;
-    /** Waits shorter than this spin: parking overshoots by tens of microseconds or more. */
-    private static final long SPIN_MILLIS = 2;
+    /**
+     * The last stretch of a wait that spins. Parking wakes tens of microseconds late (Linux's
+     * default timer slack is 50 µs), so a wait parks until this close to the tick and spins the
+     * rest: a thread waiting for the next millisecond at the sequence cap then burns about a
+     * tenth of a core instead of all of it, and still wakes on the tick (docs/benchmarks.md).
+     */
+    private static final long SPIN_NANOS = 50_000;
 
     private final LongSupplier wallClock;
     private final LongSupplier monotonic;
@@ -67,9 +71,11 @@ final class HybridTimeSource implements TimeSource {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            long left = unixMillis - now;
-            if (left > SPIN_MILLIS) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(left - SPIN_MILLIS));
+            // The tick comes when nanoTime + offset reaches it; a wall clock that runs ahead
+            // meanwhile only raises the offset, which makes the wait end earlier, never later.
+            long left = unixMillis * NANOS_PER_MILLI - offset.get() - monotonic.getAsLong();
+            if (left > SPIN_NANOS) {
+                LockSupport.parkNanos(left - SPIN_NANOS);
             } else {
                 Thread.onSpinWait();
             }

@@ -2,6 +2,8 @@ package io.idmint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import org.junit.jupiter.api.Test;
 
 class HybridTimeSourceTest {
@@ -74,5 +76,28 @@ class HybridTimeSourceTest {
         c.stallNanos = 0;
         assertThat(t.currentTimeMillis()).isLessThanOrEqualTo(c.wallMillis);
         assertThat(t.wallClockOffsetMillis()).isNotNegative();
+    }
+
+    /**
+     * Regression (spinning at the cap): waiting for the next millisecond used to spin for all of
+     * it, a whole core per waiting thread. The thread's CPU time over 200 waits for the next
+     * millisecond must stay well under the wall time they take; a spinning wait uses about all
+     * of it on an idle core, and less only when the machine takes the core away.
+     */
+    @Test
+    void awaitNextMillis_parksInsteadOfSpinning() throws InterruptedException {
+        HybridTimeSource t = new HybridTimeSource();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuBefore = threads.getCurrentThreadCpuTime();
+        long wallBefore = System.nanoTime();
+        for (int i = 0; i < 200; i++) {
+            long target = t.currentTimeMillis() + 1;
+            t.awaitMillis(target);
+            assertThat(t.currentTimeMillis()).isGreaterThanOrEqualTo(target);
+        }
+        long cpu = threads.getCurrentThreadCpuTime() - cpuBefore;
+        long wall = System.nanoTime() - wallBefore;
+        assertThat(wall).isGreaterThanOrEqualTo(199_000_000L);
+        assertThat((double) cpu / wall).as("CPU share of the waits").isLessThan(0.5);
     }
 }
