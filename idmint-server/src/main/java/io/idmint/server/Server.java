@@ -132,6 +132,11 @@ final class Server implements AutoCloseable {
                             + node.registry() + " already keeps workers unique across hosts: "
                             + "unset static.peers");
                 }
+                if (tls != null) {
+                    throw new IllegalArgumentException("static.peers asks the other nodes over "
+                            + "plain HTTP, which a node with tls.cert does not answer: use a "
+                            + "shared registry (etcd://, zk://, jdbc:) for TLS nodes");
+                }
                 peers = new PeerCheck(ids, config.get(Config.STATIC_PEERS), node.name(),
                         node.id(), config.get(Config.AUTH_TOKEN));
                 ids = peers;

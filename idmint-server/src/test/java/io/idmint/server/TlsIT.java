@@ -233,6 +233,9 @@ class TlsIT {
                 .hasMessageStartingWith("tls.cert '" + key + "' is not a PEM certificate");
         assertThatThrownBy(() -> start("tls.client-ca=" + key))
                 .hasMessageStartingWith("tls.client-ca '" + key + "' is not a PEM certificate");
+        assertThatThrownBy(() -> start("static.peers=127.0.0.1:1"))
+                .hasMessageStartingWith("static.peers asks the other nodes over plain HTTP, "
+                        + "which a node with tls.cert does not answer");
         assertThat(warnings).isEmpty();
     }
 
@@ -263,8 +266,12 @@ class TlsIT {
         return server;
     }
 
-    /** Puts an issued pair where the server reads its files, each file replaced at once. */
     private void install(TestPki.Issued issued) throws IOException {
+        install(issued, cert, key);
+    }
+
+    /** Puts an issued pair where the server reads its files, each file replaced at once. */
+    static void install(TestPki.Issued issued, Path cert, Path key) throws IOException {
         for (Path[] move : new Path[][] {{issued.certificate(), cert}, {issued.privateKey(),
             key}}) {
             Path tmp = move[1].resolveSibling(move[1].getFileName() + ".tmp");
@@ -275,7 +282,7 @@ class TlsIT {
     }
 
     /** A JDK context trusting {@code trusted}'s CA, presenting {@code own} when not null. */
-    private static SSLContext context(TestPki trusted, TestPki.Issued own) throws Exception {
+    static SSLContext context(TestPki trusted, TestPki.Issued own) throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         trust.setCertificateEntry("ca", x509(trusted.certificate()));
@@ -371,7 +378,7 @@ class TlsIT {
                         .isEqualTo(Status.Code.UNAVAILABLE));
     }
 
-    private static X509Certificate x509(Path pem) throws Exception {
+    static X509Certificate x509(Path pem) throws Exception {
         try (var in = Files.newInputStream(pem)) {
             return (X509Certificate) CertificateFactory.getInstance("X.509")
                     .generateCertificate(in);
