@@ -240,6 +240,14 @@ class TlsIT {
     }
 
     @Test
+    void help_serveAndHealth_listTheTlsFlags() {
+        for (String command : new String[] {"serve", "health"}) {
+            assertThat(Cli.run(command, "--help").out())
+                    .contains("--tls-cert", "--tls-key", "--tls-client-ca");
+        }
+    }
+
+    @Test
     void parse_expiredCertificate_isRefusedNamingTheFile() throws Exception {
         TlsMaterial.Files files = new TlsMaterial.Files(cert, key, null);
         java.time.Instant expiry = x509(cert).getNotAfter().toInstant();
