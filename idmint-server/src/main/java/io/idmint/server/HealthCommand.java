@@ -10,17 +10,12 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import javax.net.ssl.HttpsURLConnection;
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -107,36 +102,8 @@ final class HealthCommand implements Callable<Integer> {
                     + "is not: give both, as to serve");
         }
         TlsMaterial.Files files = new TlsMaterial.Files(certFile, keyFile, null);
-        TlsMaterial m = TlsMaterial.parse(files, Files.readAllBytes(certFile),
-                Files.readAllBytes(keyFile), null, Instant.now());
-        try {
-            KeyStore trusted = KeyStore.getInstance("PKCS12");
-            trusted.load(null, null);
-            for (int i = 0; i < m.chain().size(); i++) {
-                trusted.setCertificateEntry("node-" + i, m.chain().get(i));
-            }
-            TrustManagerFactory trust =
-                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trust.init(trusted);
-            KeyManager[] keys = null;
-            if (config.get(Config.TLS_CLIENT_CA) != null) {
-                char[] none = new char[0];
-                KeyStore own = KeyStore.getInstance("PKCS12");
-                own.load(null, null);
-                own.setKeyEntry("node", m.key(), none,
-                        m.chain().toArray(new java.security.cert.Certificate[0]));
-                KeyManagerFactory kmf =
-                        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                kmf.init(own, none);
-                keys = kmf.getKeyManagers();
-            }
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys, trust.getTrustManagers(), null);
-            return context;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot set up TLS from tls.cert '" + certFile
-                    + "': " + e, e);
-        }
+        return TlsMaterial.parse(files, Files.readAllBytes(certFile), Files.readAllBytes(keyFile),
+                null, Instant.now()).clientOfSelf(config.get(Config.TLS_CLIENT_CA) != null);
     }
 
     /**

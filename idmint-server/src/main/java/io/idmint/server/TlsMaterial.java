@@ -8,6 +8,7 @@ import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -16,6 +17,10 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 
@@ -149,23 +154,64 @@ record TlsMaterial(List<X509Certificate> chain, PrivateKey key,
         }
     }
 
-    private static X509ExtendedTrustManager trust(List<X509Certificate> authorities, Files files) {
+    private static X509ExtendedTrustManager trust(List<X509Certificate> authorities,
+            Files files) {
         try {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(null, null);
-            for (int i = 0; i < authorities.size(); i++) {
-                store.setCertificateEntry("client-ca-" + i, authorities.get(i));
-            }
-            TrustManagerFactory factory =
-                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            factory.init(store);
-            return Arrays.stream(factory.getTrustManagers())
-                    .filter(X509ExtendedTrustManager.class::isInstance)
-                    .map(X509ExtendedTrustManager.class::cast)
-                    .findFirst().orElseThrow();
-        } catch (GeneralSecurityException | java.io.IOException e) {
+            return trusting(authorities);
+        } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException("tls.client-ca '" + files.clientCa() + "' cannot "
                     + "be trusted: " + e.getMessage(), e);
         }
+    }
+
+    /** A PKIX trust manager with {@code anchors} as its only trusted certificates. */
+    private static X509ExtendedTrustManager trusting(List<X509Certificate> anchors)
+            throws GeneralSecurityException {
+        KeyStore store = emptyStore();
+        for (int i = 0; i < anchors.size(); i++) {
+            store.setCertificateEntry("anchor-" + i, anchors.get(i));
+        }
+        TrustManagerFactory factory =
+                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(store);
+        return Arrays.stream(factory.getTrustManagers())
+                .filter(X509ExtendedTrustManager.class::isInstance)
+                .map(X509ExtendedTrustManager.class::cast).findFirst().orElseThrow();
+    }
+
+    /**
+     * A client's TLS context that trusts the certificates of this chain (the node's own) and,
+     * when {@code present}, offers the chain and key as its client certificate: how
+     * {@code idmint health} asks its own node.
+     */
+    SSLContext clientOfSelf(boolean present) {
+        try {
+            KeyManager[] keys = null;
+            if (present) {
+                char[] none = new char[0];
+                KeyStore own = emptyStore();
+                own.setKeyEntry("node", key, none, chain.toArray(new Certificate[0]));
+                KeyManagerFactory factory =
+                        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                factory.init(own, none);
+                keys = factory.getKeyManagers();
+            }
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys, new TrustManager[] {trusting(chain)}, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot set up TLS for " + subject(leaf()) + ": " + e,
+                    e);
+        }
+    }
+
+    private static KeyStore emptyStore() throws GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try {
+            store.load(null, null);
+        } catch (java.io.IOException e) {
+            throw new GeneralSecurityException(e); // not thrown without a stream
+        }
+        return store;
     }
 }
