@@ -154,6 +154,14 @@ final class Config {
     static final Key<Long> RATE_LIMIT = key("rate-limit", "0", "IDS",
             "IDs per second per client (its token, else its address); 0: no limit",
             ConfigValues.number(0, 1_000_000_000_000_000_000L));
+    static final Key<Path> TLS_CERT = key("tls.cert", null, "FILE",
+            "PEM certificate chain (leaf first): HTTP and gRPC then serve TLS only; the files "
+                    + "are read again every few seconds", ConfigValues::readableFile);
+    static final Key<Path> TLS_KEY = key("tls.key", null, "FILE",
+            "PEM PKCS#8 private key of tls.cert", ConfigValues::readableFile);
+    static final Key<Path> TLS_CLIENT_CA = key("tls.client-ca", null, "FILE",
+            "PEM authorities clients must present a certificate from (mutual TLS)",
+            ConfigValues::readableFile);
     static final Key<Duration> SHUTDOWN_GRACE = key("shutdown.grace", "10s", "DURATION",
             "how long in-flight requests may finish after SIGTERM", Durations::parse);
 
@@ -236,9 +244,10 @@ final class Config {
     /** The keys {@code serve} reads: the minting keys and the server's own. */
     static final List<Key<?>> SERVE_KEYS = Stream.concat(MINT_KEYS.stream(), Stream.of(WORKERS,
             STATIC_PEERS, HTTP_PORT, GRPC_PORT, BIND, MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN,
-            RATE_LIMIT, SHUTDOWN_GRACE, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP,
-            SEGMENT_MAX_STEP, SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE,
-            SEGMENT_ORDER, LEAF_COMPAT, LOG_FORMAT, LOG_LEVEL, LOG_ACCESS))
+            RATE_LIMIT, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, SHUTDOWN_GRACE, SEGMENT_STORE,
+            SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP, SEGMENT_TARGET_DURATION,
+            SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE, SEGMENT_ORDER, LEAF_COMPAT, LOG_FORMAT,
+            LOG_LEVEL, LOG_ACCESS))
             .toList();
 
     private final Map<Key<?>, Object> values;
@@ -305,31 +314,11 @@ final class Config {
                 settings.put(key, s);
             }
         }
-        return new Config(values, settings, envWarnings(env));
-    }
-
-    /**
-     * One warning per {@code IDMINT_} environment variable that names no key, with the nearest
-     * one that does: a misspelled variable would otherwise be ignored without a word. (An
-     * unknown key in the config file is an error instead: the file holds nothing else.)
-     */
-    private static List<String> envWarnings(Map<String, String> env) {
         List<String> known = new ArrayList<>(KEYS.stream().map(Key::envVar).toList());
         known.add(CONFIG_ENV);
         known.add("IDMINT_JAVA_OPTS"); // the launcher's JVM flags (./idmint)
-        List<String> warnings = new ArrayList<>();
-        for (String name : new TreeSet<>(env.keySet())) {
-            if (name.startsWith("IDMINT_") && !known.contains(name)) {
-                String nearest = known.stream()
-                        .min(java.util.Comparator.comparingInt(k -> ConfigValues.distance(name, k)))
-                        .orElseThrow();
-                warnings.add("environment variable " + name + " is not an idmint setting and is "
-                        + "ignored; did you mean " + nearest + "?");
-            }
-        }
-        return List.copyOf(warnings);
+        return new Config(values, settings, ConfigValues.envWarnings(known, env));
     }
-
 
     /** What the operator should hear about the environment (misspelled variables). */
     List<String> warnings() {

@@ -191,6 +191,28 @@ final class ConfigValues {
         return path;
     }
 
+    /**
+     * One warning per {@code IDMINT_} environment variable that names no key, with the nearest
+     * one that does: a misspelled variable would otherwise be ignored without a word. (An
+     * unknown key in the config file is an error instead: the file holds nothing else.)
+     *
+     * @param known every variable idmint reads
+     */
+    static java.util.List<String> envWarnings(java.util.List<String> known,
+            Map<String, String> env) {
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        for (String name : new java.util.TreeSet<>(env.keySet())) {
+            if (name.startsWith("IDMINT_") && !known.contains(name)) {
+                String nearest = known.stream()
+                        .min(java.util.Comparator.comparingInt(k -> distance(name, k)))
+                        .orElseThrow();
+                warnings.add("environment variable " + name + " is not an idmint setting and is "
+                        + "ignored; did you mean " + nearest + "?");
+            }
+        }
+        return java.util.List.copyOf(warnings);
+    }
+
     /** A codes key as hex: checked here, turned into bytes where codes are built. */
     static String codesKey(String text) {
         io.idmint.codes.Keys.fromHex(text);

@@ -107,13 +107,15 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      * {@code pauses.drain()} (which ends the StreamIds calls paused by the rate limit), then
      * {@code awaitTermination}.
      *
+     * @param tls TLS for every connection, or null for plaintext
      * @throws IOException when the address cannot be bound
      */
     static Server start(IdService service, Formats formats, SegmentService segments,
             RequestPipeline pipeline, GrpcHealth health, GrpcIdStream.Pauses pauses, String host,
-            int port) throws IOException {
+            int port, io.netty.handler.ssl.SslContext tls) throws IOException {
         Executor calls = executor();
         return NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+                .sslContext(tls)
                 .addService(ServerInterceptors.intercept(
                         new GrpcApi(service, formats, segments, pipeline, pauses, calls),
                         new GrpcCallers(pipeline)))

@@ -8,9 +8,14 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -20,17 +25,22 @@ import picocli.CommandLine.Spec;
  * {@code idmint health}: asks a local server's {@code /health/ready} (or {@code /health/live}),
  * on its bind address (loopback when that is a wildcard), and exits 0 when it answers 200, 1
  * otherwise. A container image without a shell or curl uses
- * it as its health check.
+ * it as its health check. With {@code tls.cert} it asks over https, trusting the certificates
+ * of that file (the node's own) and, with {@code tls.client-ca}, presenting them with
+ * {@code tls.key} as its client certificate (docs/http-grpc.md, "TLS").
  */
 @Command(name = "health", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Asks the server on <bind>:<http-port> (127.0.0.1 when bind is a "
                 + "wildcard such as 0.0.0.0 or ::) whether it is ready (exit 0) or not (exit 1), "
                 + "and prints its answer.",
-            "For container health checks: it needs neither a shell nor curl."})
+            "For container health checks: it needs neither a shell nor curl.",
+            "With --tls-cert it asks over https and trusts that certificate; with "
+                    + "--tls-client-ca it presents it (and --tls-key) as its own."})
 final class HealthCommand implements Callable<Integer> {
 
     /** The keys it reads: the address and port to ask. */
-    static final List<Config.Key<?>> KEYS = List.of(Config.HTTP_PORT, Config.BIND);
+    static final List<Config.Key<?>> KEYS = List.of(Config.HTTP_PORT, Config.BIND,
+            Config.TLS_CERT, Config.TLS_KEY, Config.TLS_CLIENT_CA);
 
     private static final int TIMEOUT_MILLIS = 2_000;
 
@@ -50,13 +60,21 @@ final class HealthCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Config config = ConfigOptions.load(spec, invocation.env(), Map.of());
-        URI uri = URI.create("http://" + host(config.get(Config.BIND)) + ":"
+        Path cert = config.get(Config.TLS_CERT);
+        URI uri = URI.create((cert == null ? "http" : "https") + "://"
+                + host(config.get(Config.BIND)) + ":"
                 + config.get(Config.HTTP_PORT)
                 + (live ? "/health/live" : "/health/ready"));
         PrintWriter out = spec.commandLine().getOut();
         HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
         c.setConnectTimeout(TIMEOUT_MILLIS);
         c.setReadTimeout(TIMEOUT_MILLIS);
+        if (c instanceof HttpsURLConnection https) {
+            https.setSSLSocketFactory(tls(config).getSocketFactory());
+            // It trusts exactly the node's own certificate file and asks its own address, which
+            // that certificate need not name (it names the service).
+            https.setHostnameVerifier((name, session) -> true);
+        }
         try {
             int status = c.getResponseCode();
             InputStream body = status < 400 ? c.getInputStream() : c.getErrorStream();
@@ -70,6 +88,22 @@ final class HealthCommand implements Callable<Integer> {
         } finally {
             c.disconnect();
         }
+    }
+
+    /**
+     * Trusts the certificates of {@code tls.cert}; with {@code tls.client-ca}, presents them and
+     * {@code tls.key} as the client's own.
+     */
+    private static SSLContext tls(Config config) throws IOException {
+        Path certFile = config.get(Config.TLS_CERT);
+        Path keyFile = config.get(Config.TLS_KEY);
+        if (keyFile == null) {
+            throw new IllegalArgumentException("tls.cert '" + certFile + "' is set but tls.key "
+                    + "is not: give both, as to serve");
+        }
+        TlsMaterial.Files files = new TlsMaterial.Files(certFile, keyFile, null);
+        return TlsMaterial.parse(files, Files.readAllBytes(certFile), Files.readAllBytes(keyFile),
+                null, Instant.now()).clientOfSelf(config.get(Config.TLS_CLIENT_CA) != null);
     }
 
     /**

@@ -54,6 +54,8 @@ final class HttpApi extends VerticleBase {
     private final String host;
     private final int port;
     private final Duration grace;
+    /** The TLS files, or null for plaintext. */
+    private final ServerTls tls;
     private HttpServer server;
 
     /**
@@ -62,10 +64,11 @@ final class HttpApi extends VerticleBase {
      * @param grace how long requests in flight may take to finish when undeployed
      * @param leafStrict whether Leaf's endpoints answer as Leaf's server does
      *     ({@code leaf.compat=strict})
+     * @param tls the TLS files, or null for plaintext
      */
     HttpApi(IdService service, Formats formats, SegmentService segments,
             RequestPipeline pipeline, Metrics metrics, TimeSource time, String host, int port,
-            Duration grace, NodeInfo node, boolean leafStrict) {
+            Duration grace, NodeInfo node, boolean leafStrict, ServerTls tls) {
         this.pipeline = pipeline;
         this.metrics = metrics;
         this.time = time;
@@ -77,13 +80,15 @@ final class HttpApi extends VerticleBase {
         this.host = host;
         this.port = port;
         this.grace = grace;
+        this.tls = tls;
     }
 
     @Override
     public Future<?> start() {
-        server = vertx.createHttpServer(new HttpServerOptions()
+        HttpServerOptions options = new HttpServerOptions()
                 .setMaxInitialLineLength(MAX_REQUEST_LINE)
-                .setMaxHeaderSize(MAX_HEADERS));
+                .setMaxHeaderSize(MAX_HEADERS);
+        server = vertx.createHttpServer(tls == null ? options : tls.http(options));
         server.requestHandler(this::handle).invalidRequestHandler(this::invalid);
         return server.listen(port, host);
     }

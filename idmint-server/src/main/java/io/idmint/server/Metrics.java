@@ -34,6 +34,9 @@ import java.util.function.Supplier;
  * <li>{@code idmint_http_request_duration_seconds{route}}: time to answer, a histogram with a
  *     few fixed buckets ({@link #SLO_BUCKETS}), not the hundreds of a percentile histogram;
  * <li>{@code idmint_build_info{version,commit,java_version,layout}}: always 1;
+ * <li>with TLS, {@code idmint_tls_certificate_expiry_timestamp_seconds}: when the served
+ *     certificate expires (Unix seconds), and {@code idmint_tls_reloads_total{result}}: changed
+ *     certificate files taken ({@code loaded}) or refused ({@code refused});
  * <li>{@code jvm_*} (memory, GC, threads, classes) and {@code process_*} / {@code system_*}
  *     (CPU, open files, uptime) from Micrometer's binders;
  * <li>the rest: see {@link IdmintMetrics}.
@@ -88,6 +91,20 @@ final class Metrics implements GeneratorListener, AutoCloseable {
     /** Adds the meters of each segment tag, read from {@code stats} at each scrape. */
     void bindSegments(Supplier<List<SegmentStats>> stats) {
         idmint.segments(stats);
+    }
+
+    /** Adds the gauge of the served certificate's expiry, read at each scrape. */
+    void bindTls(Supplier<java.time.Instant> notAfter) {
+        Gauge.builder("idmint.tls.certificate.expiry.timestamp",
+                () -> notAfter.get().getEpochSecond())
+                .description("when the certificate new TLS handshakes get expires, Unix time")
+                .baseUnit("seconds").register(registry);
+    }
+
+    /** Counts changed certificate files, taken or refused. */
+    void tlsReload(boolean loaded) {
+        Counter.builder("idmint.tls.reloads").description("changed TLS files taken or refused")
+                .tag("result", loaded ? "loaded" : "refused").register(registry).increment();
     }
 
     /** Counts issued IDs; passed to {@link IdService}. */

@@ -47,13 +47,15 @@ final class Server implements AutoCloseable {
     /** The access log, or null. */
     private final AccessLog access;
     private final Metrics metrics;
+    /** The TLS files, or null when the node serves plaintext. */
+    private final ServerTls tls;
     private final CountDownLatch closed = new CountDownLatch(1);
     private boolean closing;
 
     private Server(Minter minter, PeerCheck peers, SegmentService segments, IdService service,
             Vertx vertx, List<String> deployments, io.grpc.Server grpc, GrpcHealth health,
             GrpcIdStream.Pauses pauses, String host, int httpPort, Duration grace,
-            TimeSource time, AccessLog access, Metrics metrics) {
+            TimeSource time, AccessLog access, Metrics metrics, ServerTls tls) {
         this.minter = minter;
         this.peers = peers;
         this.segments = segments;
@@ -69,6 +71,7 @@ final class Server implements AutoCloseable {
         this.time = time;
         this.access = access;
         this.metrics = metrics;
+        this.tls = tls;
     }
 
     /**
@@ -76,8 +79,9 @@ final class Server implements AutoCloseable {
      * get a worker yet, or a segment store that is down, does not stop the start: the server
      * answers 503 until it has one.
      *
-     * @param warn hears warnings for the operator (codes.dev, a segment store not answering)
-     * @throws IllegalArgumentException naming a bad setting
+     * @param warn hears warnings for the operator (codes.dev, a segment store not answering,
+     *     TLS files refused on reload)
+     * @throws IllegalArgumentException naming a bad setting, or a TLS file that is wrong
      * @throws IllegalStateException when the registry refuses this node or a port is taken
      */
     static Server start(Config config, java.util.function.Consumer<String> warn) {
@@ -92,6 +96,13 @@ final class Server implements AutoCloseable {
             throw new IllegalArgumentException("rate-limit " + rate + " must be 0 or at least "
                     + "max-count (" + maxCount + "): a request for max-count IDs could never pass");
         }
+        ServerTls tls;
+        try {
+            tls = ServerTls.open(config, time, warn, metrics);
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
+        }
         EventLog events = new EventLog(metrics, config.get(Config.CLOCK_MAX_WAIT));
         SegmentService segments = SegmentService.open(config, warn);
         metrics.bindSegments(segments::stats);
@@ -101,6 +112,7 @@ final class Server implements AutoCloseable {
         } catch (RuntimeException e) {
             events.startFailed();
             segments.close();
+            closeTls(tls);
             metrics.close();
             throw e;
         }
@@ -119,6 +131,11 @@ final class Server implements AutoCloseable {
                             + "static: registry, which is one host only; registry "
                             + node.registry() + " already keeps workers unique across hosts: "
                             + "unset static.peers");
+                }
+                if (tls != null) {
+                    throw new IllegalArgumentException("static.peers asks the other nodes over "
+                            + "plain HTTP, which a node with tls.cert does not answer: use a "
+                            + "shared registry (etcd://, zk://, jdbc:) for TLS nodes");
                 }
                 peers = new PeerCheck(ids, config.get(Config.STATIC_PEERS), node.name(),
                         node.id(), config.get(Config.AUTH_TOKEN));
@@ -146,7 +163,7 @@ final class Server implements AutoCloseable {
             List<HttpApi> instances = new CopyOnWriteArrayList<>();
             List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
                 HttpApi api = new HttpApi(service, formats, segments, pipeline, metrics, time,
-                        host, listen, grace, node, config.get(Config.LEAF_COMPAT));
+                        host, listen, grace, node, config.get(Config.LEAF_COMPAT), tls);
                 instances.add(api);
                 return api;
             }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
@@ -156,13 +173,13 @@ final class Server implements AutoCloseable {
             pauses = new GrpcIdStream.Pauses();
             try {
                 grpc = GrpcApi.start(service, formats, segments, pipeline, health, pauses, host,
-                        config.get(Config.GRPC_PORT));
+                        config.get(Config.GRPC_PORT), tls == null ? null : tls.grpc());
             } catch (IOException e) {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
             }
             return new Server(minter, peers, segments, service, v, deployments, grpc, health,
-                    pauses, host, port, grace, time, access, metrics);
+                    pauses, host, port, grace, time, access, metrics, tls);
         } catch (RuntimeException e) {
             // Before the minter closes: its release comes after the lines of the start, which
             // are logged now if the failure came before the status was known.
@@ -187,8 +204,15 @@ final class Server implements AutoCloseable {
             }
             segments.close();
             minter.close();
+            closeTls(tls);
             metrics.close();
             throw e;
+        }
+    }
+
+    private static void closeTls(ServerTls tls) {
+        if (tls != null) {
+            tls.close();
         }
     }
 
@@ -236,10 +260,17 @@ final class Server implements AutoCloseable {
                 ? "worker " + (s.workerId() < 0 ? "none yet: " + s.detail() : s.workerId())
                 : "workers " + String.join(",", s.workers().stream().map(w -> w.workerId() < 0
                         ? "none yet" : Integer.toString(w.workerId())).toList());
-        return "idmint serving http://" + h + ":" + httpPort + " grpc " + h + ":" + grpcPort()
-                + " (datacenter " + (s.datacenterId() < 0 ? "none yet" : s.datacenterId()) + ", "
-                + workers + ", layout "
+        String secured = tls == null ? "" : tls.mutual() ? " with mutual TLS" : " with TLS";
+        return "idmint serving " + (tls == null ? "http" : "https") + "://" + h + ":" + httpPort
+                + " grpc " + h + ":" + grpcPort() + secured + " (datacenter "
+                + (s.datacenterId() < 0 ? "none yet" : s.datacenterId()) + ", " + workers
+                + ", layout "
                 + service.layout() + ")";
+    }
+
+    /** The TLS files, or null when this node serves plaintext. */
+    ServerTls tls() {
+        return tls;
     }
 
     /** Blocks until {@link #close()} has finished. */
@@ -295,6 +326,7 @@ final class Server implements AutoCloseable {
                     peers.close();
                 }
                 minter.close();
+                closeTls(tls);
                 metrics.close();
                 closed.countDown();
             }

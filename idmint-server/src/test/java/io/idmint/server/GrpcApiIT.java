@@ -518,7 +518,7 @@ class GrpcApiIT {
         pauses = new GrpcIdStream.Pauses();
         resources.push(pauses::drain);
         server = GrpcApi.start(service, new Formats(null, null), null,
-                new RequestPipeline(access, null), health, pauses, "127.0.0.1", 0);
+                new RequestPipeline(access, null), health, pauses, "127.0.0.1", 0, null);
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())

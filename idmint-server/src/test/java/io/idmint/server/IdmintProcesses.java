@@ -35,8 +35,9 @@ final class IdmintProcesses implements AutoCloseable {
             Path.of("/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"),
             Path.of("/usr/lib/faketime/libfaketime.so.1"));
 
-    private static final Pattern BANNER = Pattern.compile("idmint serving http://127\\.0\\.0\\.1:"
-            + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+) \\(datacenter (\\d+|none yet), workers? (.*), "
+    private static final Pattern BANNER = Pattern.compile("idmint serving https?://127\\.0\\.0\\.1:"
+            + "(\\d+) grpc 127\\.0\\.0\\.1:(\\d+)(?: with (?:mutual )?TLS)? "
+            + "\\(datacenter (\\d+|none yet), workers? (.*), "
             + "layout (.*)\\)(?:; registry static: is ONE HOST ONLY: .*)?");
     /**
      * A client JVM that starts quickly: C1 only and the serial collector. Two cores run many of

@@ -1,0 +1,316 @@
+package io.idmint.server;
+
+import io.grpc.netty.GrpcSslContexts;
+import io.idmint.TimeSource;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.KeyCertOptions;
+import io.vertx.core.net.TrustOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.Principal;
+import java.security.PrivateKey;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.X509ExtendedKeyManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+
+/**
+ * The TLS of {@code serve}: the PEM files of {@code tls.cert}, {@code tls.key} and
+ * {@code tls.client-ca}, read again every {@link #PERIOD_SECONDS} seconds. HTTP and gRPC take
+ * their certificate and key, and check client certificates, through one key manager and one
+ * trust manager that ask the newest good {@link TlsMaterial} at each handshake: new connections
+ * get new files, open ones keep what they were made with, and files that do not parse or do not
+ * match are refused with one warning while the old material stays in use (docs/http-grpc.md,
+ * "TLS").
+ */
+final class ServerTls implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ServerTls.class.getName());
+    /** How often the files are read again. */
+    static final long PERIOD_SECONDS = 5;
+
+    /** One good generation of material, named by the alias the key manager hands out. */
+    private record Generation(String alias, TlsMaterial material) {
+    }
+
+    private final TlsMaterial.Files files;
+    private final TimeSource time;
+    private final Consumer<String> warn;
+    private final Metrics metrics;
+    private final ScheduledExecutorService poller;
+    private volatile Generation current;
+    /** The generation before, for a handshake that chose its alias just before a reload. */
+    private volatile Generation previous;
+    /** The contents last read, good or refused: unchanged files are not parsed again. */
+    private byte[][] seen;
+    private int generations;
+
+    private ServerTls(TlsMaterial.Files files, TimeSource time, Consumer<String> warn,
+            Metrics metrics) {
+        this.files = files;
+        this.time = time;
+        this.warn = warn;
+        this.metrics = metrics;
+        this.seen = read(files);
+        this.current = next(parse(seen));
+        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "idmint-tls-reload");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Reads and checks the files named by the configuration and starts reading them again every
+     * {@link #PERIOD_SECONDS} seconds; null when {@code tls.cert} is not set.
+     *
+     * @param warn hears a refused reload
+     * @throws IllegalArgumentException naming the key and the file that is missing, unreadable,
+     *     not PEM, expired or not matching
+     */
+    static ServerTls open(Config config, TimeSource time, Consumer<String> warn,
+            Metrics metrics) {
+        Path cert = config.get(Config.TLS_CERT);
+        Path key = config.get(Config.TLS_KEY);
+        Path clientCa = config.get(Config.TLS_CLIENT_CA);
+        if (cert == null && key == null && clientCa == null) {
+            return null;
+        }
+        if (cert == null || key == null) {
+            throw new IllegalArgumentException(cert == null
+                    ? (key != null ? "tls.key '" + key + "'" : "tls.client-ca '" + clientCa + "'")
+                            + " is set but tls.cert is not: TLS needs a certificate and its key"
+                    : "tls.cert '" + cert + "' is set but tls.key is not: TLS needs the "
+                            + "certificate's private key too");
+        }
+        ServerTls tls = new ServerTls(new TlsMaterial.Files(cert, key, clientCa), time, warn,
+                metrics);
+        metrics.bindTls(() -> tls.current.material().notAfter());
+        tls.poller.scheduleWithFixedDelay(tls::reload, PERIOD_SECONDS, PERIOD_SECONDS,
+                TimeUnit.SECONDS);
+        return tls;
+    }
+
+    /** Whether clients must present a certificate ({@code tls.client-ca} is set). */
+    boolean mutual() {
+        return files.clientCa() != null;
+    }
+
+    /** The material new handshakes get. */
+    TlsMaterial material() {
+        return current.material();
+    }
+
+    /**
+     * Reads the files now, as the poller does: when they changed, takes them if they are good,
+     * else logs one warning and keeps the current material.
+     *
+     * @return whether new material was taken
+     */
+    synchronized boolean reload() {
+        byte[][] now;
+        try {
+            now = read(files);
+        } catch (IllegalArgumentException e) {
+            return refuse(null, e);
+        }
+        if (Arrays.deepEquals(now, seen)) {
+            return false;
+        }
+        seen = now;
+        TlsMaterial material;
+        try {
+            material = parse(now);
+        } catch (IllegalArgumentException e) {
+            return refuse(now, e);
+        }
+        previous = current;
+        current = next(material);
+        metrics.tlsReload(true);
+        LOG.log(Level.INFO, "TLS: new handshakes get certificate "
+                + TlsMaterial.subject(material.leaf()) + " serial " + material.serial()
+                + ", expiring " + material.notAfter() + ", from tls.cert '" + files.cert() + "'");
+        return true;
+    }
+
+    private boolean refuse(byte[][] contents, IllegalArgumentException e) {
+        if (contents == null && seen == null) {
+            return false; // the same unreadable file, warned about already
+        }
+        seen = contents;
+        metrics.tlsReload(false);
+        warn.accept("TLS: refused the changed files, still serving certificate serial "
+                + current.material().serial() + ": " + e.getMessage());
+        return false;
+    }
+
+    private Generation next(TlsMaterial material) {
+        return new Generation("idmint-" + ++generations, material);
+    }
+
+    private TlsMaterial parse(byte[][] contents) {
+        return TlsMaterial.parse(files, contents[0], contents[1], contents[2],
+                Instant.ofEpochMilli(time.currentTimeMillis()));
+    }
+
+    private static byte[][] read(TlsMaterial.Files files) {
+        return new byte[][] {read("tls.cert", files.cert()), read("tls.key", files.key()),
+            files.clientCa() == null ? null : read("tls.client-ca", files.clientCa())};
+    }
+
+    private static byte[] read(String key, Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(key + " '" + file + "' cannot be read: " + e, e);
+        }
+    }
+
+    /** Vert.x's HTTP server: TLS only, with client certificates when {@link #mutual()}. */
+    HttpServerOptions http(HttpServerOptions options) {
+        options.setSsl(true).setKeyCertOptions(KeyCertOptions.wrap(new Keys()));
+        if (mutual()) {
+            options.setTrustOptions(TrustOptions.wrap(new Trust()))
+                    .setClientAuth(io.vertx.core.http.ClientAuth.REQUIRED);
+        }
+        return options;
+    }
+
+    /** grpc-java's Netty server: TLS only (JDK provider), with client certificates likewise. */
+    SslContext grpc() {
+        SslContextBuilder builder = GrpcSslContexts.configure(
+                SslContextBuilder.forServer(new Keys()), SslProvider.JDK);
+        if (mutual()) {
+            builder.trustManager(new Trust()).clientAuth(ClientAuth.REQUIRE);
+        }
+        try {
+            return builder.build();
+        } catch (SSLException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Stops reading the files. */
+    @Override
+    public void close() {
+        poller.shutdownNow();
+    }
+
+    /** The certificate and key of the newest generation, asked at each handshake. */
+    private final class Keys extends X509ExtendedKeyManager {
+
+        private Generation of(String alias) {
+            Generation c = current;
+            Generation p = previous;
+            return c.alias().equals(alias) ? c : p != null && p.alias().equals(alias) ? p : null;
+        }
+
+        @Override
+        public String chooseEngineServerAlias(String keyType, Principal[] issuers,
+                SSLEngine engine) {
+            return chooseServerAlias(keyType, issuers, null);
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+            Generation g = current;
+            // TLS 1.2 may ask for "EC_EC" or "RSA_EC": the key's type, then its signer's.
+            String type = keyType.contains("_") ? keyType.substring(0, keyType.indexOf('_'))
+                    : keyType;
+            return type.equals(g.material().key().getAlgorithm()) ? g.alias() : null;
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            Generation g = of(alias);
+            return g == null ? null : g.material().chain().toArray(X509Certificate[]::new);
+        }
+
+        @Override
+        public PrivateKey getPrivateKey(String alias) {
+            Generation g = of(alias);
+            return g == null ? null : g.material().key();
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, Principal[] issuers) {
+            String alias = chooseServerAlias(keyType, issuers, null);
+            return alias == null ? null : new String[] {alias};
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, Principal[] issuers) {
+            return null;
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+            return null;
+        }
+    }
+
+    /** Client certificates checked against the newest generation's {@code tls.client-ca}. */
+    private final class Trust extends X509ExtendedTrustManager {
+
+        private X509ExtendedTrustManager now() {
+            return current.material().clientTrust();
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
+                throws CertificateException {
+            now().checkClientTrusted(chain, authType, socket);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType,
+                SSLEngine engine) throws CertificateException {
+            now().checkClientTrusted(chain, authType, engine);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType)
+                throws CertificateException {
+            now().checkClientTrusted(chain, authType);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
+                throws CertificateException {
+            throw new CertificateException("this server trusts client certificates only");
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType,
+                SSLEngine engine) throws CertificateException {
+            throw new CertificateException("this server trusts client certificates only");
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType)
+                throws CertificateException {
+            throw new CertificateException("this server trusts client certificates only");
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return now().getAcceptedIssuers();
+        }
+    }
+}
