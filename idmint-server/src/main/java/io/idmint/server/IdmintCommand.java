@@ -3,25 +3,43 @@ package io.idmint.server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
-/** The root command: {@code idmint <command>}. */
-@Command(name = "idmint", mixinStandardHelpOptions = true,
-        versionProvider = IdmintCommand.Version.class,
-        description = "Distributed unique 64-bit IDs.",
-        subcommands = HelpCommand.class,
-        footer = {"", "Exit codes: 0 success, 2 bad usage or input, 1 runtime failure.",
-            "Every option also reads from IDMINT_<OPTION> and from the --config file;",
-            "flags win over the environment, the environment over the file."})
+/**
+ * The root command: {@code idmint <command>}. Built through picocli's programmatic API, as is
+ * {@code next}: reading annotations costs a cold JVM tens of milliseconds in reflection and
+ * annotation proxies (docs/observability.md, "Start-up").
+ */
 final class IdmintCommand implements Runnable {
 
-    @Spec
-    CommandSpec spec;
+    private CommandSpec spec;
+
+    private IdmintCommand() {
+    }
+
+    /** The root's model, without subcommands. */
+    static CommandSpec spec() {
+        IdmintCommand command = new IdmintCommand();
+        command.spec = CommandSpec.wrapWithoutInspection(command).name("idmint")
+                .versionProvider(new Version());
+        command.spec.usageMessage().description("Distributed unique 64-bit IDs.")
+                .footer("", "Exit codes: 0 success, 2 bad usage or input, 1 runtime failure.",
+                        "Every option also reads from IDMINT_<OPTION> and from the --config file;",
+                        "flags win over the environment, the environment over the file.");
+        addHelpOptions(command.spec);
+        return command.spec;
+    }
+
+    /** {@code -h, --help} and {@code -V, --version}, as picocli's standard help options. */
+    static void addHelpOptions(CommandSpec spec) {
+        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
+                .description("Show this help message and exit.").build());
+        spec.addOption(OptionSpec.builder("-V", "--version").versionHelp(true)
+                .description("Print version information and exit.").build());
+    }
 
     @Override
     public void run() {

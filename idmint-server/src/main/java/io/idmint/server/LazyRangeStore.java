@@ -7,6 +7,7 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The configured range store, opened again on use for as long as it cannot be opened: a segment
@@ -42,6 +43,36 @@ final class LazyRangeStore implements RangeStore {
             // opened again on use; its calls say why it cannot be opened
         }
         return s;
+    }
+
+    /**
+     * As {@link #open}, but opens the store on a thread of its own and returns at once, then
+     * asks it for its tags (which creates its table), so that a server is ready without
+     * waiting for it. Only for the embedded default store, whose URI cannot be bad: its
+     * database takes hundreds of classes to open (docs/observability.md, "Start-up"). A call
+     * that comes meanwhile waits for the open, which holds the store's lock; one that comes
+     * after a failed open tries again, as with {@link #open}.
+     *
+     * @param warn told why, when the store cannot be opened (not when closed meanwhile)
+     */
+    static RangeStore openInBackground(String uri, Path dataDir, Consumer<String> warn) {
+        LazyRangeStore s = new LazyRangeStore(uri, dataDir);
+        Thread opener = new Thread(() -> {
+            try {
+                s.tags();
+            } catch (RegistryException | RuntimeException e) {
+                if (!s.closed()) {
+                    warn.accept(SegmentService.notAnswering(e));
+                }
+            }
+        }, "idmint-segment-store-open");
+        opener.setDaemon(true);
+        opener.start();
+        return s;
+    }
+
+    private synchronized boolean closed() {
+        return closed;
     }
 
     private synchronized RangeStore store() throws RegistryException {

@@ -73,8 +73,7 @@ public final class Main {
      */
     static CommandLine commandLine(Invocation invocation, String only) {
         Map<String, java.util.function.Supplier<CommandLine>> commands = new LinkedHashMap<>();
-        commands.put("next", () -> ConfigOptions.addTo(
-                new CommandLine(new NextCommand(invocation)), Config.MINT_KEYS));
+        commands.put("next", () -> NextCommand.commandLine(invocation));
         commands.put("decode", () -> ConfigOptions.addTo(
                 new CommandLine(new DecodeCommand(invocation)), Config.DECODE_KEYS));
         commands.put("layout", () -> ConfigOptions.addTo(
@@ -91,9 +90,13 @@ public final class Main {
                 new CommandLine(new ConfigCommand(invocation)), Config.keys()));
         commands.put("health", () -> ConfigOptions.addTo(
                 new CommandLine(new HealthCommand(invocation)), HealthCommand.KEYS));
-        CommandLine root = new CommandLine(new IdmintCommand());
+        CommandLine root = new CommandLine(IdmintCommand.spec());
+        boolean all = only == null || !commands.containsKey(only);
+        if (all) {
+            root.addSubcommand("help", new CommandLine.HelpCommand());
+        }
         commands.forEach((name, command) -> {
-            if (only == null || !commands.containsKey(only) || name.equals(only)) {
+            if (all || name.equals(only)) {
                 root.addSubcommand(command.get());
             }
         });

@@ -11,16 +11,16 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
-/** {@code idmint next}: mints IDs locally, with a worker of its own, and prints them. */
-@Command(name = "next", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Prints N new IDs, one per line, minted locally.",
-            "Safe next to a running server: the registry gives this process its own worker."})
+/**
+ * {@code idmint next}: mints IDs locally, with a worker of its own, and prints them. Its model is
+ * built through picocli's programmatic API, not read from annotations: this is the command whose
+ * start-up matters most (docs/observability.md, "Start-up").
+ */
 final class NextCommand implements Callable<Integer> {
 
     static final long MAX_COUNT = 1_000_000_000L;
@@ -35,31 +35,44 @@ final class NextCommand implements Callable<Integer> {
 
     private final Invocation invocation;
     private volatile boolean shuttingDown;
+    private CommandSpec spec;
+    private long count;
 
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "-n", paramLabel = "N", defaultValue = "1",
-            description = "how many IDs, 1 to 1000000000 (default: 1)")
-    long count;
-
-    @Option(names = "--format", paramLabel = "FORMAT",
-            description = {"decimal, hex, base32, or code: the public code (15 symbols, needs "
-                    + "codes.key, codes.key-file or codes.dev) (default: decimal)",
-                "only for --kind snowflake"})
-    String format;
-
-    @Option(names = "--kind", paramLabel = "KIND", defaultValue = "snowflake",
-            description = {"snowflake (64-bit IDs, default), uuid7 (RFC 9562, canonical text), "
-                    + "objectid (24 hex digits) or flake128 (32 hex digits, needs flake.worker)"})
-    String kind;
-
-    NextCommand(Invocation invocation) {
+    private NextCommand(Invocation invocation) {
         this.invocation = invocation;
+    }
+
+    /** The command with its options and the configuration keys it reads. */
+    static CommandLine commandLine(Invocation invocation) {
+        NextCommand command = new NextCommand(invocation);
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name("next");
+        spec.usageMessage().sortOptions(false).description(
+                "Prints N new IDs, one per line, minted locally.",
+                "Safe next to a running server: the registry gives this process its own worker.");
+        spec.addOption(OptionSpec.builder("-n").paramLabel("N").type(long.class)
+                .defaultValue("1").description("how many IDs, 1 to 1000000000 (default: 1)")
+                .build());
+        spec.addOption(OptionSpec.builder("--format").paramLabel("FORMAT").type(String.class)
+                .description("decimal, hex, base32, or code: the public code (15 symbols, needs "
+                        + "codes.key, codes.key-file or codes.dev) (default: decimal)",
+                        "only for --kind snowflake")
+                .build());
+        spec.addOption(OptionSpec.builder("--kind").paramLabel("KIND").type(String.class)
+                .defaultValue("snowflake")
+                .description("snowflake (64-bit IDs, default), uuid7 (RFC 9562, canonical text), "
+                        + "objectid (24 hex digits) or flake128 (32 hex digits, needs "
+                        + "flake.worker)")
+                .build());
+        IdmintCommand.addHelpOptions(spec);
+        command.spec = spec;
+        return ConfigOptions.addTo(new CommandLine(spec), Config.MINT_KEYS);
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        count = spec.findOption("-n").getValue();
+        String format = spec.findOption("--format").getValue();
+        String kind = spec.findOption("--kind").getValue();
         if (count < 1 || count > MAX_COUNT) {
             throw new ParameterException(spec.commandLine(), "-n must be from 1 to " + MAX_COUNT
                     + ", got " + count);

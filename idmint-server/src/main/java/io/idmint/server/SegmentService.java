@@ -1,6 +1,7 @@
 package io.idmint.server;
 
 import io.idmint.IdUnavailableException;
+import io.idmint.jdbc.JdbcRangeStores;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.segment.SegmentStats;
 import io.idmint.segment.Segments;
@@ -71,12 +72,18 @@ final class SegmentService implements AutoCloseable {
      * once, so that the first segment call finds it connected (and its table created) rather
      * than spend its fetch timeout on that. A store that does not answer does not stop this: it
      * gets a warning, and segment calls answer 503 until it answers (see {@link LazyRangeStore}).
+     * The embedded default store is opened and asked after this returns, on a thread of its
+     * own; segment calls that come first wait for it.
      *
      * @throws IllegalArgumentException naming a bad setting (store URI, steps, durations)
      */
     static SegmentService open(Config config, Consumer<String> warn) {
-        RangeStore store = LazyRangeStore.open(config.get(Config.SEGMENT_STORE),
-                config.get(Config.DATA_DIR));
+        String uri = config.get(Config.SEGMENT_STORE);
+        // The embedded default opens after ready, on a thread of its own: its URI cannot be bad.
+        boolean embedded = uri.equals(JdbcRangeStores.DEFAULT_URL);
+        RangeStore store = embedded
+                ? LazyRangeStore.openInBackground(uri, config.get(Config.DATA_DIR), warn)
+                : LazyRangeStore.open(uri, config.get(Config.DATA_DIR));
         SegmentGenerator ids;
         try {
             Segments builder = Segments.newBuilder().store(store)
@@ -99,16 +106,24 @@ final class SegmentService implements AutoCloseable {
         }
         SegmentService service = new SegmentService(store, ids, config.get(Config.MAX_COUNT),
                 config.get(Config.SEGMENT_STEP));
+        if (embedded) {
+            return service;
+        }
         try {
             store.tags();
         } catch (RegistryException e) {
-            warn.accept("the segment store does not answer yet (" + e.getMessage()
-                    + "); segment calls answer 503 until it does");
+            warn.accept(notAnswering(e));
         } catch (RuntimeException e) {
             service.close();
             throw e;
         }
         return service;
+    }
+
+    /** The warning for a store that cannot be opened or does not answer. */
+    static String notAnswering(Exception e) {
+        return "the segment store does not answer yet (" + e.getMessage()
+                + "); segment calls answer 503 until it does";
     }
 
     /** The largest count one call may ask for. */
