@@ -62,7 +62,6 @@ public final class IdClient implements AutoCloseable {
                 System.nanoTime()), callTimeoutNanos);
         self[0] = refill;
         this.timedOut = () -> refillEndpoints.unavailable("no endpoint gave an ID", deadline);
-        refill.start();
     }
 
     /** A client of one target, e.g. {@code "dns:///ids.internal:9090"} or {@code "h1:9090"}. */

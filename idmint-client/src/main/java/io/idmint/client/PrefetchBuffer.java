@@ -147,11 +147,6 @@ final class PrefetchBuffer {
         return appended - buffered();
     }
 
-    /** Whether a taker is waiting for IDs. */
-    boolean starved() {
-        return waiters.get() > 0;
-    }
-
     /** Wakes every waiting taker, which then fails with {@link IllegalStateException}. */
     void close() {
         closed = true;

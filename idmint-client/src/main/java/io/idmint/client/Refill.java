@@ -57,20 +57,26 @@ final class Refill implements Runnable {
         this.callTimeoutNanos = callTimeoutNanos;
     }
 
-    /** Starts the refill thread (a daemon). */
-    void start() {
-        Thread t = new Thread(this, "idmint-client-refill");
-        t.setDaemon(true);
-        thread = t;
-        t.start();
-    }
-
-    /** Wakes the thread to look at the buffer again (takers call it; cheap when awake). */
+    /**
+     * Wakes the thread to look at the buffer again (takers call it; cheap when awake), starting
+     * it on the first call: a client used only for segments fetches no IDs.
+     */
     void wake() {
         Thread t = thread;
-        if (t != null) {
-            LockSupport.unpark(t);
+        if (t == null) {
+            t = startOnce();
         }
+        LockSupport.unpark(t);
+    }
+
+    private synchronized Thread startOnce() {
+        if (thread == null && !closed) {
+            Thread t = new Thread(this, "idmint-client-refill");
+            t.setDaemon(true);
+            thread = t;
+            t.start();
+        }
+        return thread;
     }
 
     long dropped() {
@@ -101,7 +107,7 @@ final class Refill implements Runnable {
 
     private void step() {
         demand.observe(buffer.takenTotal(), System.nanoTime());
-        if (buffer.buffered() >= demand.target() && !buffer.starved()) {
+        if (buffer.buffered() >= demand.target()) {
             LockSupport.parkNanos(this, IDLE_PARK_NANOS);
             return;
         }
@@ -205,8 +211,11 @@ final class Refill implements Runnable {
 
     /** Stops the thread and waits up to {@code nanos} for it to end. */
     void close(long nanos) throws InterruptedException {
-        closed = true;
-        Thread t = thread;
+        Thread t;
+        synchronized (this) {
+            closed = true;
+            t = thread;
+        }
         if (t != null) {
             LockSupport.unpark(t);
             t.interrupt();
