@@ -35,6 +35,8 @@ final class Refill implements Runnable {
     static final int UNARY_COUNT = 1000;
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final Object DONE = new Object();
+    /** Batches asked for ahead of the refill, so that one is waiting when it wants one. */
+    static final int AHEAD = 4;
 
     private final Endpoints endpoints;
     private final PrefetchBuffer buffer;
@@ -223,7 +225,7 @@ final class Refill implements Runnable {
         }
     }
 
-    /** One StreamIds call: its batches, end or error as items, asked for one at a time. */
+    /** One StreamIds call: its batches, end or error as items, {@link #AHEAD} asked ahead. */
     private static final class Call
             implements ClientResponseObserver<StreamIdsRequest, NextIdsResponse> {
 
@@ -239,7 +241,7 @@ final class Refill implements Runnable {
         @Override
         public void beforeStart(ClientCallStreamObserver<StreamIdsRequest> requests) {
             this.requests = requests;
-            requests.disableAutoRequestWithInitial(2);
+            requests.disableAutoRequestWithInitial(AHEAD);
         }
 
         void request(int n) {
