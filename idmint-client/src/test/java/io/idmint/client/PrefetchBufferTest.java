@@ -34,7 +34,8 @@ class PrefetchBufferTest {
                 takers.add(pool.submit(() -> {
                     List<Long> got = new ArrayList<>();
                     while (left.getAndDecrement() > 0) {
-                        got.add(buffer.take(10 * SECOND, () -> new IllegalStateException("timeout")));
+                        got.add(buffer.take(10 * SECOND,
+                                () -> new IllegalStateException("timeout")));
                     }
                     return got;
                 }));
