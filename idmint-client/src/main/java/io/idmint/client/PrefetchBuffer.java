@@ -22,18 +22,22 @@ final class PrefetchBuffer {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            TAKEN = lookup.findVarHandle(Batch.class, "taken", int.class);
+            TAKEN = lookup.findVarHandle(Batch.class, "taken", long.class);
             HEAD = lookup.findVarHandle(PrefetchBuffer.class, "head", Batch.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** IDs in append order; {@code taken} counts claims, which may run past {@code size}. */
+    /**
+     * IDs in append order; {@code taken} counts claims, which run past {@code size} once per
+     * take that finds the batch used up: a long, which no number of such takes wraps around to
+     * an index already handed out.
+     */
     static final class Batch {
         final long[] ids;
         final int size;
-        volatile int taken;
+        volatile long taken;
         volatile Batch next;
 
         Batch(long[] ids, int size) {
@@ -67,9 +71,9 @@ final class PrefetchBuffer {
      */
     long take(long timeoutNanos, Supplier<RuntimeException> timeout) {
         Batch b = head;
-        int i = (int) TAKEN.getAndAdd(b, 1);
+        long i = (long) TAKEN.getAndAdd(b, 1L);
         if (i < b.size) {
-            return b.ids[i];
+            return b.ids[(int) i];
         }
         return takeSlow(timeoutNanos, timeout);
     }
@@ -78,9 +82,9 @@ final class PrefetchBuffer {
         long deadline = System.nanoTime() + timeoutNanos;
         while (true) {
             Batch b = head;
-            int i = (int) TAKEN.getAndAdd(b, 1);
+            long i = (long) TAKEN.getAndAdd(b, 1L);
             if (i < b.size) {
-                return b.ids[i];
+                return b.ids[(int) i];
             }
             Batch next = b.next;
             if (next != null) {
