@@ -1,0 +1,264 @@
+package io.idmint.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.Status;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * IdClient against scripted gRPC servers on loopback: uniqueness and order under concurrent
+ * takers, failover on refusal and silence, retry-after, the deadline exception, the NextIds
+ * fallback and the bounded buffer.
+ */
+class IdClientTest {
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+    }
+
+    private ScriptedServer server(long firstId) {
+        ScriptedServer s = new ScriptedServer(firstId);
+        closing.add(s);
+        return s;
+    }
+
+    private IdClient client(IdClient.Builder b) {
+        IdClient c = b.build();
+        closing.add(c);
+        return c;
+    }
+
+    @Test
+    void nextId_fourThreads_uniqueAndIncreasingPerThreadAndAcrossThem() throws Exception {
+        ScriptedServer s = server(1);
+        IdClient ids = client(IdClient.builder().endpoints(List.of(s.target())));
+        int perThread = 250_000;
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<long[]>> drawn = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                drawn.add(pool.submit(() -> {
+                    long[] out = new long[perThread];
+                    for (int i = 0; i < perThread; i++) {
+                        out[i] = ids.nextId();
+                    }
+                    return out;
+                }));
+            }
+            Set<Long> all = new HashSet<>();
+            for (Future<long[]> f : drawn) {
+                long[] out = f.get(60, TimeUnit.SECONDS);
+                for (int i = 0; i < out.length; i++) {
+                    assertThat(all.add(out[i])).as("ID %d handed out twice", out[i]).isTrue();
+                    if (i > 0) {
+                        assertThat(out[i]).as("per thread, index %d", i).isGreaterThan(out[i - 1]);
+                    }
+                }
+            }
+            assertThat(all).hasSize(4 * perThread);
+            // The server counts from 1: every ID handed out is one it sent.
+            assertThat(all.stream().mapToLong(Long::longValue).max().getAsLong())
+                    .isLessThan(s.next.get());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void nextId_refusedWithRetryAfter_failsOverAndDoesNotAskItAgainBeforeIt() throws Exception {
+        ScriptedServer a = server(1_000_000_000L);
+        ScriptedServer b = server(2_000_000_000L);
+        a.refuse(Status.UNAVAILABLE, 2);
+        IdClient ids = client(IdClient.builder().endpoints(List.of(a.target(), b.target())));
+
+        long first = ids.nextId();
+        assertThat(first).as("from B after A's refusal").isGreaterThanOrEqualTo(2_000_000_000L);
+        assertThat(a.callNanos).hasSize(1);
+        // Now B refuses without retry-after (250 ms backoff) and A serves: the client must
+        // still wait out A's 2 s.
+        a.serve();
+        b.refuse(Status.UNAVAILABLE, 0);
+        long fromA = drainUntilAtMost(ids, 1_999_999_999L);
+        assertThat(fromA).isLessThan(2_000_000_000L);
+        assertThat(a.callNanos).hasSizeGreaterThanOrEqualTo(2);
+        long gap = a.callNanos.get(1) - a.callNanos.get(0);
+        assertThat(gap).as("ns between A's refusal with retry-after: 2 and the next call to A")
+                .isGreaterThanOrEqualTo(TimeUnit.SECONDS.toNanos(2));
+        assertThat(ids.stats().failovers()).isGreaterThanOrEqualTo(2);
+    }
+
+    /** Takes IDs until one is at most {@code bound} (buffered ones from before come first). */
+    private static long drainUntilAtMost(IdClient ids, long bound) {
+        for (int i = 0; i < 10_000_000; i++) {
+            long id = ids.nextId();
+            if (id <= bound) {
+                return id;
+            }
+        }
+        throw new AssertionError("no ID at most " + bound);
+    }
+
+    @Test
+    void nextId_silentServer_failsOverWithinTheCallTimeout() throws Exception {
+        ScriptedServer a = server(1);
+        ScriptedServer b = server(1_000_000_000L);
+        a.silent();
+        // A first connection of a cold JVM may take longer than the 300 ms: warm up on B.
+        try (IdClient warm = IdClient.connect(b.target())) {
+            warm.nextId();
+        }
+        IdClient ids = client(IdClient.builder().endpoints(List.of(a.target(), b.target()))
+                .callTimeout(Duration.ofMillis(300)).deadline(Duration.ofSeconds(5)));
+        long start = System.nanoTime();
+        assertThat(ids.nextId()).isGreaterThanOrEqualTo(1_000_000_000L);
+        assertThat(System.nanoTime() - start).as("ns to fail over from a silent server")
+                .isBetween(TimeUnit.MILLISECONDS.toNanos(300), TimeUnit.SECONDS.toNanos(3));
+        assertThat(ids.stats().failovers()).isEqualTo(1);
+    }
+
+    @Test
+    void nextId_noEndpointServes_throwsWithEachEndpointsLastFailureAtTheDeadline()
+            throws Exception {
+        ScriptedServer a = server(1);
+        a.refuse(Status.UNAVAILABLE, 30);
+        String closedPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closedPort = "127.0.0.1:" + s.getLocalPort();
+        }
+        IdClient ids = client(IdClient.builder().endpoints(List.of(a.target(), closedPort))
+                .deadline(Duration.ofMillis(700)));
+        long start = System.nanoTime();
+        assertThatThrownBy(ids::nextId).isInstanceOfSatisfying(
+                IdServiceUnavailableException.class, e -> {
+                    assertThat(e.failures()).containsOnlyKeys(a.target(), closedPort);
+                    assertThat(e.failures().get(a.target()))
+                            .isEqualTo("UNAVAILABLE: scripted refusal (retry after 30 s)");
+                    assertThat(e.failures().get(closedPort)).startsWith("UNAVAILABLE");
+                    assertThat(e).hasMessageStartingWith("no endpoint gave an ID within 700 ms");
+                });
+        assertThat(System.nanoTime() - start).as("ns until the exception")
+                .isBetween(TimeUnit.MILLISECONDS.toNanos(700), TimeUnit.SECONDS.toNanos(3));
+        assertThat(a.callNanos).as("A asked once: it said to retry after 30 s").hasSize(1);
+    }
+
+    @Test
+    void nextId_failoverToAServerBehind_dropsIdsNotAboveTheLastAndStaysIncreasing()
+            throws Exception {
+        ScriptedServer a = server(1_000_000L);
+        ScriptedServer b = server(1_000_000L - 50_000L);
+        IdClient ids = client(IdClient.builder().endpoints(List.of(a.target(), b.target())));
+        List<Long> drawn = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            drawn.add(ids.nextId());
+        }
+        a.refuse(Status.UNAVAILABLE, 30);
+        while (drawn.size() < 400_000) {
+            drawn.add(ids.nextId());
+        }
+        for (int i = 1; i < drawn.size(); i++) {
+            assertThat(drawn.get(i)).as("index %d", i).isGreaterThan(drawn.get(i - 1));
+        }
+        assertThat(b.next.get()).as("B served").isGreaterThan(1_000_000L);
+        assertThat(ids.stats().droppedIds()).as("B's IDs below A's last ones")
+                .isPositive().isLessThanOrEqualTo(a.next.get() - (1_000_000L - 50_000L));
+        assertThat(ids.stats().orderingResets()).isZero();
+    }
+
+    @Test
+    void nextId_serverFarBehind_startsTheOrderOverAfterTheCallTimeout() throws Exception {
+        ScriptedServer a = server(Long.MAX_VALUE / 2);
+        ScriptedServer b = server(1);
+        IdClient ids = client(IdClient.builder().endpoints(List.of(a.target(), b.target()))
+                .callTimeout(Duration.ofMillis(200)));
+        long fromA = ids.nextId();
+        a.refuse(Status.UNAVAILABLE, 30);
+        Set<Long> seen = new HashSet<>();
+        long id;
+        do {
+            id = ids.nextId();
+            assertThat(seen.add(id)).isTrue();
+        } while (id > fromA);
+        assertThat(ids.stats().orderingResets()).isEqualTo(1);
+        assertThat(ids.stats().droppedIds()).isPositive();
+    }
+
+    @Test
+    void nextId_streamIdsUnimplemented_usesNextIds() throws Exception {
+        ScriptedServer s = server(7);
+        s.withoutStreams();
+        IdClient ids = client(IdClient.builder().endpoints(List.of(s.target())));
+        for (long want = 7; want < 3_007; want++) {
+            assertThat(ids.nextId()).isEqualTo(want);
+        }
+        assertThat(ids.stats().failovers()).isZero();
+    }
+
+    @Test
+    void close_callerWaitingOnASilentServer_failsAtOnce() throws Exception {
+        ScriptedServer s = server(1);
+        s.silent();
+        IdClient ids = IdClient.builder().endpoints(List.of(s.target()))
+                .deadline(Duration.ofMinutes(5)).build();
+        CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(ids::nextId);
+        while (s.callNanos.isEmpty()) {
+            Thread.onSpinWait();
+        }
+        ids.close();
+        assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("the IdClient is closed");
+        assertThatThrownBy(ids::nextId).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void stats_afterABurst_bufferStaysWithinItsSize() throws Exception {
+        ScriptedServer s = server(1);
+        IdClient ids = client(IdClient.builder().endpoints(List.of(s.target())).bufferSize(5000));
+        long max = 0;
+        for (int i = 0; i < 300_000; i++) {
+            ids.nextId();
+            if ((i & 1023) == 0) {
+                max = Math.max(max, ids.stats().bufferedIds());
+            }
+        }
+        // One server batch (1000) may land on top of the target.
+        assertThat(max).isLessThanOrEqualTo(5000 + 1000);
+        long sent = s.next.get() - 1;
+        assertThat(sent - 300_000).as("IDs fetched but not handed out")
+                .isLessThanOrEqualTo(5000 + 1000 + IdClient.FLOW_CONTROL_WINDOW / 8 * 2);
+    }
+
+    @Test
+    void builder_badKnobs_clearErrors() {
+        assertThatThrownBy(() -> IdClient.builder().bufferSize(10))
+                .hasMessage("buffer size must be 1000 to 16777216 IDs: 10");
+        assertThatThrownBy(() -> IdClient.builder().deadline(Duration.ZERO))
+                .hasMessage("deadline must be positive: PT0S");
+        assertThatThrownBy(() -> IdClient.builder().endpoints(List.of("h1:9090", " ")))
+                .hasMessage("blank endpoint in [h1:9090,  ]");
+        assertThatThrownBy(() -> IdClient.builder().build())
+                .hasMessage("no endpoints: call endpoints(...)");
+        assertThatThrownBy(() -> IdClient.builder().trustCertificates(
+                Path.of("/nonexistent/ca.pem")))
+                .hasMessage("trust certificates file is not readable: /nonexistent/ca.pem");
+    }
+}
