@@ -88,14 +88,24 @@ final class EtcdClients {
     static String explain(EtcdUri uri, Throwable failure) {
         for (Throwable c = failure; c != null; c = c.getCause()) {
             if (c instanceof SSLException) {
-                return "TLS handshake with " + String.join(",", uri.endpoints()) + " failed; "
-                        + "check the members' certificate against ca-file"
-                        + (uri.certFile() == null ? "" : " and that they accept cert-file")
+                boolean refused = String.valueOf(c.getMessage()).contains("fatal alert");
+                return "TLS handshake with " + String.join(",", uri.endpoints()) + " failed: "
+                        + (!refused ? "the members' certificate is not trusted by "
+                        + (uri.caFile() == null ? "the JVM (set ca-file)" : "ca-file")
+                        : uri.certFile() == null ? "the members demand a client certificate "
+                        + "(set cert-file and key-file)"
+                        : "the members refused the client certificate of cert-file")
                         + ": " + c.getMessage();
             }
         }
         Status s = Status.fromThrowable(failure);
-        String d = s.getDescription() == null ? "" : s.getDescription();
+        String d = "";
+        for (Throwable c = failure; c != null && d.isEmpty(); c = c.getCause()) {
+            // jetcd wraps the failed authentication (INVALID_ARGUMENT, with etcd's words) in
+            // an UNAUTHENTICATED status without them.
+            String described = Status.fromThrowable(c).getDescription();
+            d = described == null ? "" : described;
+        }
         String lower = d.toLowerCase(Locale.ROOT);
         if (lower.contains("authentication failed") || lower.contains("user name is empty")
                 || lower.contains("invalid auth token")) {

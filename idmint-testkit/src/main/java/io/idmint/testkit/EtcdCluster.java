@@ -288,10 +288,11 @@ public final class EtcdCluster implements AutoCloseable {
         if (ca != null) {
             TestPki.Issued cert = ca.peer("etcd-" + m.name);
             cmd.addAll(List.of("--cert-file", cert.certificate().toString(),
-                    "--key-file", cert.privateKey().toString(),
-                    "--trusted-ca-file", ca.certificate().toString()));
+                    "--key-file", cert.privateKey().toString()));
             if (clientCertAuth) {
-                cmd.add("--client-cert-auth");
+                // etcd demands client certificates whenever it has a trusted CA file.
+                cmd.addAll(List.of("--client-cert-auth",
+                        "--trusted-ca-file", ca.certificate().toString()));
             }
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
