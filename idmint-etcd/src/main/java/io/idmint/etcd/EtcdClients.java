@@ -40,6 +40,8 @@ final class EtcdClients {
                 .retryDelay(100)
                 .retryMaxDelay(500)
                 .retryMaxAttempts(1)
+                // A call while no connection is up fails with the connection's own error (a TLS
+                // handshake, a refused connection) instead of waiting out the timeout blind.
                 .waitForReady(false);
         if (uri.tls()) {
             b.sslContext(sslContext(uri));

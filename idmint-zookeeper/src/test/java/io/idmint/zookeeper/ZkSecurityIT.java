@@ -93,16 +93,35 @@ class ZkSecurityIT {
     }
 
     @Test
+    void tlsAndPlainDigestClients_inOneJvm_keepTheirOwnSettings() throws Exception {
+        String tls = tlsUri(ca) + "&cert-file=" + client.certificate() + "&key-file="
+                + client.privateKey();
+        Path password = Files.writeString(dir.resolve(ns + ".both"), "both");
+        try (WorkerRegistry secure = WorkerRegistries.open(tls, Path.of("unused"));
+                WorkerRegistry plain = WorkerRegistries.open(digestUri(password), Path.of("."))) {
+            Claim a = secure.claim(request("secure"));
+            Claim b = plain.claim(request("plain"));
+            assertThat(secure.list(ns)).extracting(WorkerRecord::holder).containsExactly("secure");
+            assertThat(plain.list(ns)).extracting(WorkerRecord::holder).containsExactly("plain");
+            secure.release(a, a.hwmMillis());
+            plain.release(b, b.hwmMillis());
+        }
+    }
+
+    @Test
     void wrongCa_failsNamingTheServerAndCertificate() {
         TestPki other = TestPki.create(dir.resolve("other"), "other-ca");
         String uri = tlsUri(other) + "&cert-file=" + client.certificate() + "&key-file="
                 + client.privateKey();
+        long start = System.nanoTime();
         try (WorkerRegistry r = WorkerRegistries.open(uri, Path.of("unused"))) {
             assertThatThrownBy(() -> r.claim(request("wrong-ca")))
                     .isInstanceOf(RegistryException.class)
                     .hasMessageContaining("TLS handshake with 127.0.0.1:" + securePort)
                     .hasMessageContaining("certificate");
         }
+        // The 3 s timeout, then one handshake to find out why.
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5_000);
     }
 
     @Test
