@@ -24,10 +24,19 @@ public final class Providers {
      */
     public static String schemeOf(String uri, String what, String examples) {
         if (uri == null || uri.indexOf(':') <= 0) {
-            throw new IllegalArgumentException(what + " '" + uri + "' is not a URI such as "
+            throw new IllegalArgumentException(what + " '" + redact(uri) + "' is not a URI such as "
                     + examples);
         }
         return uri.substring(0, uri.indexOf(':')).trim().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * {@code uri} fit for a message: the password of {@code user:password@} and the values of
+     * {@code password=}, {@code secret=} and {@code token=} parameters become {@code ***}.
+     */
+    public static String redact(String uri) {
+        return uri == null ? null : uri.replaceAll("(//[^/@:]*:)[^/@]*@", "$1***@")
+                .replaceAll("(?i)((?:password|secret|token)=)[^&;]*", "$1***");
     }
 
     /**
@@ -49,7 +58,7 @@ public final class Providers {
             }
             known.add(served);
         }
-        throw new IllegalArgumentException(what + " '" + uri + "': no backend for scheme '"
+        throw new IllegalArgumentException(what + " '" + redact(uri) + "': no backend for scheme '"
                 + scheme + "' on the class path; available: "
                 + (known.isEmpty() ? "none" : String.join(", ", known)));
     }

@@ -36,4 +36,22 @@ class ProvidersTest {
                 .hasMessage("segment store 'zk://h/ns': no backend for scheme 'zk' on the "
                         + "class path; available: none");
     }
+
+    @Test
+    void find_unknownScheme_doesNotQuoteAPasswordOfTheUri() {
+        assertThatThrownBy(() -> Providers.find(WorkerRegistryProvider.class,
+                WorkerRegistryProvider::scheme, "etc", List.of("static"), "registry",
+                "etc://u:hunter2@h/ns?password=hunter3"))
+                .hasMessageStartingWith("registry 'etc://u:***@h/ns?password=***'")
+                .hasMessageNotContaining("hunter");
+    }
+
+    @Test
+    void redact_hidesPasswordsSecretsAndTokensOnly() {
+        assertThat(Providers.redact("jdbc:postgresql://db/ids?user=app&password=pw&ssl=1"))
+                .isEqualTo("jdbc:postgresql://db/ids?user=app&password=***&ssl=1");
+        assertThat(Providers.redact("etcds://h:2379/p?user=u&password-file=/run/pw"))
+                .isEqualTo("etcds://h:2379/p?user=u&password-file=/run/pw");
+        assertThat(Providers.redact("redis://:pw@h:6379")).isEqualTo("redis://:***@h:6379");
+    }
 }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * per tag under {@code <prefix>/segments/}, the same URI form and client as the worker registry.
  * Opening connects lazily.
  */
-public final class EtcdRangeStoreProvider implements RangeStoreProvider {
+public class EtcdRangeStoreProvider implements RangeStoreProvider {
 
     @Override
     public String scheme() {
@@ -20,5 +20,14 @@ public final class EtcdRangeStoreProvider implements RangeStoreProvider {
     public RangeStore open(String uri, Path dataDir) {
         EtcdUri parsed = EtcdUri.parse(uri);
         return new EtcdRangeStore(new EtcdStore(parsed), parsed.prefix());
+    }
+
+    /** The same over TLS: {@code etcds://…}. */
+    public static final class Tls extends EtcdRangeStoreProvider {
+
+        @Override
+        public String scheme() {
+            return "etcds";
+        }
     }
 }

@@ -10,7 +10,7 @@ import java.time.Clock;
  * etcd v3 cluster (key prefix default {@code /idmint}, per-call timeout default 2 s). Opening
  * connects lazily, so a node can start while etcd is still away; it stays NOT READY until then.
  */
-public final class EtcdRegistryProvider implements WorkerRegistryProvider {
+public class EtcdRegistryProvider implements WorkerRegistryProvider {
 
     @Override
     public String scheme() {
@@ -21,5 +21,14 @@ public final class EtcdRegistryProvider implements WorkerRegistryProvider {
     public WorkerRegistry open(String uri, Path dataDir) {
         EtcdUri parsed = EtcdUri.parse(uri);
         return new EtcdRegistry(new EtcdStore(parsed), parsed.prefix(), Clock.systemUTC());
+    }
+
+    /** The same over TLS: {@code etcds://…}. */
+    public static final class Tls extends EtcdRegistryProvider {
+
+        @Override
+        public String scheme() {
+            return "etcds";
+        }
     }
 }

@@ -35,22 +35,17 @@ import java.util.function.Supplier;
  */
 class EtcdStore implements AutoCloseable {
 
+    private final EtcdUri uri;
     private final Client client;
     private final Duration timeout;
     private final String where;
 
     EtcdStore(EtcdUri uri) {
+        this.uri = uri;
         this.timeout = uri.timeout();
         this.where = "etcd " + String.join(",", uri.endpoints());
         // jetcd builds its channel, executor and Vert.x instance lazily, on the first call.
-        this.client = Client.builder()
-                .endpoints(uri.endpoints().toArray(String[]::new))
-                .interceptor(new Deadline(timeout.toNanos()))
-                .connectTimeout(timeout)
-                .retryDelay(100)
-                .retryMaxDelay(500)
-                .retryMaxAttempts(1)
-                .build();
+        this.client = EtcdClients.build(uri, new Deadline(timeout.toNanos()));
     }
 
     static ByteSequence bytes(String s) {
@@ -144,8 +139,9 @@ class EtcdStore implements AutoCloseable {
     }
 
     private RegistryException unavailable(String what, Throwable cause) {
+        String explained = EtcdClients.explain(uri, cause);
         return new RegistryException(Kind.UNAVAILABLE, where + " failed " + what + ": "
-                + shortMessage(cause), cause);
+                + (explained != null ? explained : shortMessage(cause)), cause);
     }
 
     private static boolean leaseNotFound(Throwable t) {

@@ -1,29 +1,49 @@
 package io.idmint.etcd;
 
 import io.idmint.spi.Durations;
+import io.idmint.spi.Passwords;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A parsed etcd URI, of the worker registry or the segment range store:
- * {@code etcd://host:port[,host:port…][/key/prefix][?timeout=2s]}.
+ * {@code etcd[s]://host:port[,host:port…][/key/prefix][?option=value&…]}.
  *
  * <ul>
+ *   <li>{@code etcds://}: TLS to every member; {@code etcd://}: plain text;
  *   <li>hosts: names, IPv4 addresses or {@code [IPv6]}; the port defaults to 2379;
  *   <li>path: the key prefix everything is stored under, default {@code /idmint}; letters,
  *       digits and {@code . _ -} between slashes;
  *   <li>{@code timeout}: how long each etcd call may take before it counts as UNAVAILABLE,
- *       {@code 100ms} to {@code 60s}, written {@code 500ms}, {@code 2s} or {@code 1m}; default 2s.
+ *       {@code 100ms} to {@code 60s}, written {@code 500ms}, {@code 2s} or {@code 1m}; default 2s;
+ *   <li>{@code ca-file}: PEM certificates that sign the members' certificates (default: the
+ *       JVM's trusted authorities); {@code cert-file} and {@code key-file}: a PEM client
+ *       certificate and its PKCS#8 PEM key, for etcd's {@code --client-cert-auth} (TLS only);
+ *   <li>{@code user} with {@code password-file} (a file holding the password) or
+ *       {@code password-env} (the name of an environment variable holding it): etcd's user
+ *       authentication. The password itself is never part of the URI, so the URI can be shown.
  * </ul>
  *
- * @param endpoints {@code http://host:port} for each member
+ * @param endpoints {@code http://host:port} (or {@code https://}) for each member
  * @param prefix the key prefix, starting with {@code /} and without a trailing one
  * @param timeout the per-call timeout
+ * @param tls whether the members are reached over TLS
+ * @param caFile the trusted authorities, or null for the JVM's
+ * @param certFile the client certificate, or null for none
+ * @param keyFile the client certificate's private key, or null for none
+ * @param user the etcd user, or null for none
+ * @param passwordFile the file holding the user's password, or null
+ * @param passwordEnv the environment variable holding the user's password, or null
  */
-record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
+record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean tls, Path caFile,
+        Path certFile, Path keyFile, String user, Path passwordFile, String passwordEnv) {
 
     static final int DEFAULT_PORT = 2379;
     static final String DEFAULT_PREFIX = "/idmint";
@@ -32,6 +52,11 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
     private static final Pattern HOST = Pattern.compile(
             "(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)(:(\\d{1,5}))?");
     private static final Pattern PREFIX = Pattern.compile("(/[A-Za-z0-9._-]+)+");
+    private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]+");
+    private static final Pattern SECRET =
+            Pattern.compile("(?i)((?:password|secret|token)=)[^&]*|//[^/@]*@");
+    private static final Set<String> OPTIONS = Set.of("timeout", "ca-file", "cert-file",
+            "key-file", "user", "password-file", "password-env");
 
     EtcdUri {
         endpoints = List.copyOf(endpoints);
@@ -40,25 +65,80 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
     /**
      * Parses an etcd URI.
      *
-     * @throws IllegalArgumentException naming the part of the URI that is wrong
+     * @throws IllegalArgumentException naming the part of the URI that is wrong (never quoting a
+     *     password written into it by mistake)
      */
     static EtcdUri parse(String uri) {
-        if (uri == null || !uri.regionMatches(true, 0, "etcd://", 0, 7)) {
-            throw bad(uri, "must start with etcd://");
+        boolean tls = uri != null && uri.regionMatches(true, 0, "etcds://", 0, 8);
+        if (uri == null || !tls && !uri.regionMatches(true, 0, "etcd://", 0, 7)) {
+            throw bad(uri, "must start with etcd:// or etcds:// (TLS)");
         }
-        String rest = uri.substring(7);
+        String rest = uri.substring(tls ? 8 : 7);
         int q = rest.indexOf('?');
-        String query = q < 0 ? "" : rest.substring(q + 1);
         String beforeQuery = q < 0 ? rest : rest.substring(0, q);
         int slash = beforeQuery.indexOf('/');
         String hosts = slash < 0 ? beforeQuery : beforeQuery.substring(0, slash);
         String path = slash < 0 ? "" : beforeQuery.substring(slash);
-        return new EtcdUri(endpoints(uri, hosts), prefix(uri, path), timeout(uri, query));
+        Map<String, String> o = options(uri, q < 0 ? "" : rest.substring(q + 1));
+        String timeout = o.get("timeout");
+        EtcdUri parsed = new EtcdUri(endpoints(uri, hosts, tls), prefix(uri, path),
+                timeout == null ? DEFAULT_TIMEOUT : duration(uri, timeout), tls,
+                path(o, "ca-file"), path(o, "cert-file"), path(o, "key-file"), o.get("user"),
+                path(o, "password-file"), o.get("password-env"));
+        parsed.check(uri);
+        return parsed;
     }
 
-    private static List<String> endpoints(String uri, String hosts) {
+    /** The URI as it may be shown: scheme, members, prefix and user; no file names. */
+    @Override
+    public String toString() {
+        String s = (tls ? "etcds://" : "etcd://") + String.join(",", endpoints.stream()
+                .map(e -> e.substring(e.indexOf("//") + 2)).toList()) + prefix;
+        return user == null ? s : s + " (user " + user + ")";
+    }
+
+    /**
+     * The user's password, read now from its file or environment variable.
+     *
+     * @throws IllegalArgumentException when it cannot be read or is empty
+     */
+    byte[] password() {
+        return Passwords.read("etcd " + this, passwordFile, passwordEnv);
+    }
+
+    private void check(String uri) {
+        if (!tls && (caFile != null || certFile != null || keyFile != null)) {
+            throw bad(uri, "sets ca-file, cert-file or key-file without TLS; write etcds://");
+        }
+        if ((certFile == null) != (keyFile == null)) {
+            throw bad(uri, "needs both cert-file and key-file for a client certificate");
+        }
+        if (passwordFile != null && passwordEnv != null) {
+            throw bad(uri, "sets both password-file and password-env; keep one");
+        }
+        boolean password = passwordFile != null || passwordEnv != null;
+        if (user == null && password) {
+            throw bad(uri, "sets a password without user=");
+        }
+        if (user != null && !password) {
+            throw bad(uri, "sets user=" + user + " without password-file= or password-env=");
+        }
+        if (user != null && !USER.matcher(user).matches()) {
+            throw bad(uri, "has a bad user '" + user + "'; use letters, digits and . _ @ -");
+        }
+        if (passwordEnv != null && !Passwords.isEnvName(passwordEnv)) {
+            throw bad(uri, "has a bad password-env '" + passwordEnv
+                    + "'; name an environment variable");
+        }
+    }
+
+    private static List<String> endpoints(String uri, String hosts, boolean tls) {
         if (hosts.isEmpty()) {
             throw bad(uri, "names no host; write etcd://host:2379[,host:2379…]/prefix");
+        }
+        if (hosts.contains("@")) {
+            throw bad(uri, "has user information; write ?user=NAME&password-file=FILE "
+                    + "(or password-env=VARIABLE): a password never goes into the URI");
         }
         List<String> out = new ArrayList<>();
         for (String h : hosts.split(",", -1)) {
@@ -70,7 +150,7 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
             if (port < 1 || port > 65_535) {
                 throw bad(uri, "has a bad port in '" + h + "'");
             }
-            out.add("http://" + m.group(1) + ":" + port);
+            out.add((tls ? "https://" : "http://") + m.group(1) + ":" + port);
         }
         return out;
     }
@@ -87,24 +167,36 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
         return p;
     }
 
-    private static Duration timeout(String uri, String query) {
-        Duration timeout = null;
+    private static Map<String, String> options(String uri, String query) {
+        Map<String, String> out = new LinkedHashMap<>();
         if (query.isEmpty()) {
-            return DEFAULT_TIMEOUT;
+            return out;
         }
         for (String param : query.split("&", -1)) {
             int eq = param.indexOf('=');
             String name = eq < 0 ? param : param.substring(0, eq);
             String value = eq < 0 ? "" : param.substring(eq + 1);
-            if (!name.equals("timeout")) {
-                throw bad(uri, "has an unknown option '" + name + "'; known: timeout");
+            if (name.equals("password")) {
+                throw bad(uri, "has a password in the URI; put it in a file (password-file=) "
+                        + "or an environment variable (password-env=)");
             }
-            if (timeout != null) {
-                throw bad(uri, "sets timeout twice");
+            if (!OPTIONS.contains(name)) {
+                throw bad(uri, "has an unknown option '" + name + "'; known: timeout, ca-file, "
+                        + "cert-file, key-file, user, password-file, password-env");
             }
-            timeout = duration(uri, value);
+            if (value.isEmpty()) {
+                throw bad(uri, "has no value for " + name);
+            }
+            if (out.put(name, value) != null) {
+                throw bad(uri, "sets " + name + " twice");
+            }
         }
-        return timeout;
+        return out;
+    }
+
+    private static Path path(Map<String, String> options, String name) {
+        String p = options.get(name);
+        return p == null ? null : Path.of(p);
     }
 
     private static Duration duration(String uri, String value) {
@@ -115,7 +207,13 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout) {
         }
     }
 
+    /** The URI with anything that looks like a password masked, for messages. */
+    static String redact(String uri) {
+        return uri == null ? null : SECRET.matcher(uri).replaceAll(m -> m.group(1) != null
+                ? Matcher.quoteReplacement(m.group(1)) + "***" : "//***@");
+    }
+
     private static IllegalArgumentException bad(String uri, String why) {
-        return new IllegalArgumentException("etcd URI '" + uri + "' " + why);
+        return new IllegalArgumentException("etcd URI '" + redact(uri) + "' " + why);
     }
 }

@@ -1,6 +1,7 @@
 /**
  * The etcd worker registry and segment range store, for URIs
- * {@code etcd://host:port[,host:port…][/prefix][?timeout=2s]}. Found through
+ * {@code etcd[s]://host:port[,host:port…][/prefix][?timeout=2s&…]} ({@code etcds}: TLS; users
+ * and certificates as options, see {@code EtcdUri}). Found through
  * {@link java.util.ServiceLoader} as a {@link io.idmint.spi.WorkerRegistryProvider} and a
  * {@link io.idmint.spi.RangeStoreProvider}; nothing here is meant to be named by users except
  * those providers.

@@ -36,9 +36,16 @@ final class EtcdTestStores {
 
     /** Revokes every lease holding a worker of the namespace, as if each had expired. */
     static int expireLeases(EtcdCluster etcd, String namespace) throws RegistryException {
+        return expireLeases(uri(etcd, "5s"), namespace);
+    }
+
+    /** Revokes every lease holding a worker of the namespace, through the store {@code uri}. */
+    static int expireLeases(String uri, String namespace) throws RegistryException {
         int n = 0;
-        try (EtcdStore admin = new EtcdStore(EtcdUri.parse(uri(etcd, "5s")))) {
-            for (KeyValue kv : admin.getPrefix(PREFIX + "/" + namespace + "/").getKvs()) {
+        EtcdUri parsed = EtcdUri.parse(uri);
+        try (EtcdStore admin = new EtcdStore(parsed)) {
+            for (KeyValue kv : admin.getPrefix(parsed.prefix() + "/" + namespace + "/")
+                    .getKvs()) {
                 if (kv.getLease() != 0) {
                     admin.revokeQuietly(kv.getLease());
                     n++;

@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.WorkerRegistries;
 import io.idmint.spi.WorkerRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class EtcdUriTest {
 
@@ -36,7 +39,7 @@ class EtcdUriTest {
 
     @Test
     void parse_bad_namesThePart() {
-        assertBad("zk://h:2181/x", "must start with etcd://");
+        assertBad("zk://h:2181/x", "must start with etcd:// or etcds://");
         assertBad("etcd:///idmint", "names no host");
         assertBad("etcd://h:2379,,h2/x", "bad host ''");
         assertBad("etcd://h:99999/x", "bad port in 'h:99999'");
@@ -48,12 +51,64 @@ class EtcdUriTest {
         assertBad("etcd://h/x?timeout=2m", "between 100ms and 1m");
         assertBad("etcd://h/x?timeout=1s&timeout=2s", "sets timeout twice");
         assertBad("etcd://h/x?ttl=3s", "unknown option 'ttl'");
+        assertBad("etcd://h/x?ca-file=/ca.pem", "without TLS; write etcds://");
+        assertBad("etcds://h/x?cert-file=/c.pem", "needs both cert-file and key-file");
+        assertBad("etcd://h/x?user=u", "without password-file= or password-env=");
+        assertBad("etcd://h/x?password-file=/p", "sets a password without user=");
+        assertBad("etcd://h/x?user=u&password-file=/p&password-env=P", "keep one");
+        assertBad("etcd://h/x?user=u&password-env=1P", "bad password-env '1P'");
+        assertBad("etcd://h/x?user=a b&password-env=P", "bad user 'a b'");
+        assertBad("etcd://h/x?user=", "has no value for user");
+    }
+
+    @Test
+    void parse_tlsAndUser() {
+        EtcdUri u = EtcdUri.parse("etcds://a:2379,b/ids?ca-file=/etc/ca.pem&cert-file=/c.pem"
+                + "&key-file=/k.pem&user=idmint&password-file=/run/secrets/etcd");
+        assertThat(u.endpoints()).containsExactly("https://a:2379", "https://b:2379");
+        assertThat(u.tls()).isTrue();
+        assertThat(u.caFile()).hasToString("/etc/ca.pem");
+        assertThat(u.certFile()).hasToString("/c.pem");
+        assertThat(u.keyFile()).hasToString("/k.pem");
+        assertThat(u.user()).isEqualTo("idmint");
+        assertThat(u.passwordFile()).hasToString("/run/secrets/etcd");
+        assertThat(u).hasToString("etcds://a:2379,b:2379/ids (user idmint)");
+        assertThat(EtcdUri.parse("etcd://h?user=u&password-env=ETCD_PW").passwordEnv())
+                .isEqualTo("ETCD_PW");
+    }
+
+    @Test
+    void parse_passwordInTheUri_isRefusedWithoutQuotingIt() {
+        assertThatThrownBy(() -> EtcdUri.parse("etcd://u:hunter2@h/x"))
+                .hasMessageContaining("etcd://***@h/x").hasMessageContaining("password-file=")
+                .hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> EtcdUri.parse("etcd://h/x?user=u&password=hunter2"))
+                .hasMessageContaining("password=***").hasMessageContaining("password-env=")
+                .hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void password_isReadFromTheFile_andMissingOrEmptyIsNamed(@TempDir Path dir)
+            throws Exception {
+        Path file = Files.writeString(dir.resolve("pw"), "s3cret\n");
+        assertThat(EtcdUri.parse("etcd://h?user=u&password-file=" + file).password())
+                .isEqualTo("s3cret".getBytes(StandardCharsets.UTF_8));
+        Files.writeString(file, "\n");
+        assertThatThrownBy(() -> EtcdUri.parse("etcd://h?user=u&password-file=" + file)
+                .password()).hasMessageContaining("password-file '" + file + "' is empty");
+        assertThatThrownBy(() -> EtcdUri.parse("etcd://h?user=u&password-file=/nope/pw")
+                .password()).hasMessageContaining("cannot read password-file '/nope/pw'");
+        assertThatThrownBy(() -> EtcdUri.parse("etcd://h?user=u&password-env=IDMINT_UNSET_2")
+                .password()).hasMessageContaining("IDMINT_UNSET_2 (password-env) is not set");
     }
 
     @Test
     void provider_isFoundByScheme_andConnectsLazily() {
         // Nothing listens on port 1: opening must not fail, only calls would.
         try (WorkerRegistry r = WorkerRegistries.open("etcd://127.0.0.1:1/x", Path.of("."))) {
+            assertThat(r).isInstanceOf(EtcdRegistry.class);
+        }
+        try (WorkerRegistry r = WorkerRegistries.open("etcds://127.0.0.1:1/x", Path.of("."))) {
             assertThat(r).isInstanceOf(EtcdRegistry.class);
         }
         assertThatThrownBy(() -> WorkerRegistries.open("etcd://h/x?bad=1", Path.of(".")))

@@ -27,6 +27,10 @@ import java.util.stream.Stream;
  *
  * <p>Clusters use {@code --heartbeat-interval 50 --election-timeout 500}: they start in about a
  * second and elect a new leader within about one when the leader dies.
+ *
+ * <p>{@link #startTls} serves clients over TLS only (certificates from a {@link TestPki}, with
+ * {@code --client-cert-auth} if asked); peers talk plain text. Health and metrics are read from
+ * a separate plain-text {@code --listen-metrics-urls} port in both modes.
  */
 public final class EtcdCluster implements AutoCloseable {
 
@@ -40,32 +44,38 @@ public final class EtcdCluster implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder()
             .connectTimeout(Duration.ofMillis(500)).build();
     private final Thread reaper = new Thread(this::killAll, "etcd-cluster-reaper");
+    private final TestPki ca;
+    private final boolean clientCertAuth;
 
     private static final class Member {
         final String name;
         final int clientPort;
         final int peerPort;
+        final int metricsPort;
         final Path dataDir;
         Process process;
 
-        Member(String name, int clientPort, int peerPort, Path dataDir) {
+        Member(String name, int[] ports, Path dataDir) {
             this.name = name;
-            this.clientPort = clientPort;
-            this.peerPort = peerPort;
+            this.clientPort = ports[0];
+            this.peerPort = ports[1];
+            this.metricsPort = ports[2];
             this.dataDir = dataDir;
         }
     }
 
-    private EtcdCluster(int size) throws IOException {
+    private EtcdCluster(int size, TestPki ca, boolean clientCertAuth) throws IOException {
+        this.ca = ca;
+        this.clientCertAuth = clientCertAuth;
         if (!Files.isExecutable(ETCD)) {
             throw new IllegalStateException(ETCD + " is missing: install it with "
                     + "'apt-get install etcd-server' (scripts/test does this)");
         }
         dir = Files.createTempDirectory("idmint-etcd-");
-        int[] ports = freePorts(2 * size);
+        int[] ports = freePorts(3 * size);
         for (int i = 0; i < size; i++) {
-            members.add(new Member("m" + i, ports[2 * i], ports[2 * i + 1],
-                    dir.resolve("m" + i)));
+            members.add(new Member("m" + i, new int[] {ports[3 * i], ports[3 * i + 1],
+                    ports[3 * i + 2]}, dir.resolve("m" + i)));
         }
         Runtime.getRuntime().addShutdownHook(reaper);
     }
@@ -77,12 +87,27 @@ public final class EtcdCluster implements AutoCloseable {
 
     /** Starts {@code size} members (1 or 3, usually) and waits until every one serves. */
     public static EtcdCluster start(int size) {
+        return start(size, null, false);
+    }
+
+    /**
+     * Starts {@code size} members that serve clients over TLS only, each with a server
+     * certificate signed by {@code ca} (valid for 127.0.0.1), and waits until every one serves.
+     *
+     * @param clientCertAuth whether members demand a client certificate signed by {@code ca}
+     *     ({@code --client-cert-auth}); with etcd's auth enabled, its common name is the user
+     */
+    public static EtcdCluster startTls(int size, TestPki ca, boolean clientCertAuth) {
+        return start(size, ca, clientCertAuth);
+    }
+
+    private static EtcdCluster start(int size, TestPki ca, boolean clientCertAuth) {
         if (size < 1) {
             throw new IllegalArgumentException("an etcd cluster needs at least one member");
         }
         EtcdCluster c;
         try {
-            c = new EtcdCluster(size);
+            c = new EtcdCluster(size, ca, clientCertAuth);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -118,6 +143,10 @@ public final class EtcdCluster implements AutoCloseable {
     /** {@code 127.0.0.1:port} of one member. */
     public String endpoint(int member) {
         return "127.0.0.1:" + members.get(member).clientPort;
+    }
+
+    private String metricsEndpoint(int member) {
+        return "127.0.0.1:" + members.get(member).metricsPort;
     }
 
     /** The process ID of a running member. */
@@ -240,11 +269,13 @@ public final class EtcdCluster implements AutoCloseable {
         Member m = members.get(i);
         String cluster = members.stream().map(x -> x.name + "=http://127.0.0.1:" + x.peerPort)
                 .collect(Collectors.joining(","));
-        List<String> cmd = List.of(ETCD.toString(),
+        String client = (ca == null ? "http" : "https") + "://127.0.0.1:" + m.clientPort;
+        List<String> cmd = new ArrayList<>(List.of(ETCD.toString(),
                 "--name", m.name,
                 "--data-dir", m.dataDir.toString(),
-                "--listen-client-urls", "http://127.0.0.1:" + m.clientPort,
-                "--advertise-client-urls", "http://127.0.0.1:" + m.clientPort,
+                "--listen-client-urls", client,
+                "--advertise-client-urls", client,
+                "--listen-metrics-urls", "http://127.0.0.1:" + m.metricsPort,
                 "--listen-peer-urls", "http://127.0.0.1:" + m.peerPort,
                 "--initial-advertise-peer-urls", "http://127.0.0.1:" + m.peerPort,
                 "--initial-cluster", cluster,
@@ -253,7 +284,17 @@ public final class EtcdCluster implements AutoCloseable {
                 "--heartbeat-interval", "50",
                 "--election-timeout", "500",
                 "--logger", "zap",
-                "--log-level", "warn");
+                "--log-level", "warn"));
+        if (ca != null) {
+            TestPki.Issued cert = ca.peer("etcd-" + m.name);
+            cmd.addAll(List.of("--cert-file", cert.certificate().toString(),
+                    "--key-file", cert.privateKey().toString()));
+            if (clientCertAuth) {
+                // etcd demands client certificates whenever it has a trusted CA file.
+                cmd.addAll(List.of("--client-cert-auth",
+                        "--trusted-ca-file", ca.certificate().toString()));
+            }
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(m.name + ".log")
                         .toFile()));
@@ -268,7 +309,7 @@ public final class EtcdCluster implements AutoCloseable {
     private boolean healthy(int i) {
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://"
-                    + endpoint(i) + "/health")).timeout(Duration.ofSeconds(1)).build(),
+                    + metricsEndpoint(i) + "/health")).timeout(Duration.ofSeconds(1)).build(),
                     HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200
                     && r.body().replace(" ", "").contains("\"health\":\"true\"");
@@ -283,9 +324,9 @@ public final class EtcdCluster implements AutoCloseable {
     /** A gauge from a member's /metrics, or -1 when it cannot be read. */
     private long metric(int i, String name) {
         try {
-            HttpResponse<Stream<String>> r = http.send(HttpRequest.newBuilder(URI.create(
-                    "http://" + endpoint(i) + "/metrics")).timeout(Duration.ofSeconds(1)).build(),
-                    HttpResponse.BodyHandlers.ofLines());
+            URI uri = URI.create("http://" + metricsEndpoint(i) + "/metrics");
+            HttpResponse<Stream<String>> r = http.send(HttpRequest.newBuilder(uri)
+                    .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.ofLines());
             try (Stream<String> lines = r.body()) {
                 return lines.filter(l -> l.startsWith(name + " ")).findFirst()
                         .map(l -> (long) Double.parseDouble(l.substring(name.length() + 1).trim()))

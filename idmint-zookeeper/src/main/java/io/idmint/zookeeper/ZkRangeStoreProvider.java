@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * znode per tag under {@code <chroot>/segments}, the same URI form and client as the worker
  * registry. See {@link ZkUri} for the options.
  */
-public final class ZkRangeStoreProvider implements RangeStoreProvider {
+public class ZkRangeStoreProvider implements RangeStoreProvider {
 
     @Override
     public String scheme() {
@@ -25,5 +25,14 @@ public final class ZkRangeStoreProvider implements RangeStoreProvider {
                     + "option of the worker registry (registry=), not of the segment store");
         }
         return new ZkRangeStore(parsed);
+    }
+
+    /** The same over TLS: {@code zks://…}. */
+    public static final class Tls extends ZkRangeStoreProvider {
+
+        @Override
+        public String scheme() {
+            return "zks";
+        }
     }
 }

@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * Serves {@code zk://host:port[,host:port…][/chroot][?timeout=5s&session=30s]}: worker IDs leased
  * from a ZooKeeper ensemble through Curator. See {@link ZkUri} for the options.
  */
-public final class ZkRegistryProvider implements WorkerRegistryProvider {
+public class ZkRegistryProvider implements WorkerRegistryProvider {
 
     @Override
     public String scheme() {
@@ -19,5 +19,14 @@ public final class ZkRegistryProvider implements WorkerRegistryProvider {
     @Override
     public WorkerRegistry open(String uri, Path dataDir) {
         return new ZkRegistry(ZkUri.parse(uri), dataDir);
+    }
+
+    /** The same over TLS: {@code zks://…}. */
+    public static final class Tls extends ZkRegistryProvider {
+
+        @Override
+        public String scheme() {
+            return "zks";
+        }
     }
 }

@@ -49,12 +49,20 @@ final class ZkSession implements AutoCloseable {
 
     private final ZkUri uri;
     private CuratorFramework client;
+    private ZKClientConfig config;
+    private ZkSecurity security;
     private boolean closed;
     private volatile boolean everConnected;
     private volatile ConnectionState state;
 
+    /**
+     * A session for {@code uri}; connects with the first call.
+     *
+     * @throws IllegalArgumentException when a PEM or password file the URI names is unreadable
+     */
     ZkSession(ZkUri uri) {
         this.uri = uri;
+        ZkSecurity.check(uri);
     }
 
     /**
@@ -69,8 +77,10 @@ final class ZkSession implements AutoCloseable {
         if (!everConnected) {
             try {
                 if (!c.blockUntilConnected(uri.timeoutMillis(), TimeUnit.MILLISECONDS)) {
+                    String tls = security.explainTls(config, uri.timeoutMillis());
                     throw new RegistryException(Kind.UNAVAILABLE, "no ZooKeeper server of " + uri
-                            + " answered within " + uri.timeoutMillis() + " ms");
+                            + " answered within " + uri.timeoutMillis() + " ms"
+                            + (tls == null ? "" : ": " + tls));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -96,10 +106,16 @@ final class ZkSession implements AutoCloseable {
         if (client == null) {
             long wanted = !uri.sessionFromLease() ? uri.sessionMillis()
                     : leaseTtlMillis > 0 ? leaseTtlMillis : LIST_SESSION_MILLIS;
-            ZKClientConfig config = new ZKClientConfig();
+            config = new ZKClientConfig();
             config.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT,
                     Integer.toString(uri.timeoutMillis()));
-            CuratorFramework c = CuratorFrameworkFactory.builder()
+            CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder();
+            try {
+                security = ZkSecurity.apply(uri, config, b);
+            } catch (RuntimeException e) {
+                throw new RegistryException(Kind.UNAVAILABLE, e.getMessage(), e);
+            }
+            CuratorFramework c = b
                     .connectString(uri.connectString())
                     .sessionTimeoutMs((int) Math.min(wanted, Integer.MAX_VALUE))
                     .connectionTimeoutMs(uri.timeoutMillis())
@@ -282,6 +298,12 @@ final class ZkSession implements AutoCloseable {
         if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
+        if (e instanceof KeeperException.NoAuthException) {
+            return new RegistryException(Kind.UNAVAILABLE, what + " on " + uri + " failed: "
+                    + "ZooKeeper refused " + (uri.user() == null ? "this unauthenticated client"
+                    : "user " + uri.user() + " (a wrong password is another digest identity)")
+                    + " by the znode's ACL (NOAUTH)", e);
+        }
         String why = e instanceof KeeperException k ? k.code().toString() : e.toString();
         return new RegistryException(Kind.UNAVAILABLE, what + " on " + uri + " failed: " + why, e);
     }
@@ -289,15 +311,21 @@ final class ZkSession implements AutoCloseable {
     @Override
     public void close() {
         CuratorFramework c;
+        ZkSecurity s;
         synchronized (this) {
             closed = true;
             c = client;
             client = null;
+            s = security;
         }
+
         if (c != null) {
             // Closes the session: its ephemeral owner znodes go at once, like a release without
             // the final HWM (the stored HWM stays at the last reservation).
             c.close();
+        }
+        if (s != null) {
+            s.close();
         }
     }
 

@@ -1,6 +1,8 @@
 package io.idmint.zookeeper;
 
 import io.idmint.spi.Durations;
+import io.idmint.spi.Passwords;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,9 +14,17 @@ import java.util.regex.Pattern;
 
 /**
  * A parsed {@code zk:} URI, of the worker registry or the segment range store:
- * {@code zk://host:port[,host:port…][/chroot][?timeout=5s&session=30s]}.
+ * {@code zk[s]://host:port[,host:port…][/chroot][?timeout=5s&session=30s&…]}.
  *
  * <ul>
+ *   <li>{@code zks://}: TLS to the ensemble's secure client port (ZooKeeper's Netty client);
+ *       {@code ca-file}: PEM certificates that sign the servers' certificates (default: the
+ *       JVM's trusted authorities); {@code cert-file} and {@code key-file}: a PEM client
+ *       certificate and its PKCS#8 PEM key, for servers that demand one.</li>
+ *   <li>{@code auth=digest} with {@code user} and {@code password-file} (a file holding the
+ *       password) or {@code password-env} (an environment variable holding it): the session
+ *       authenticates as that digest user, and every znode idmint creates under the chroot lets
+ *       only that user write it (anyone may read it). The password is never part of the URI.</li>
  *   <li>hosts: the ensemble, as ZooKeeper's connect string; the port defaults to 2181.</li>
  *   <li>chroot: the znode under which every namespace lives; default {@code /idmint}. Segments
  *       are {@code A-Z a-z 0-9 . _ -}, and the chroot cannot be {@code /} or under
@@ -38,15 +48,28 @@ import java.util.regex.Pattern;
  * @param timeoutMillis the per-call timeout
  * @param sessionMillis the session timeout, or 0 for the lease TTL of the first claim
  * @param leafName the Leaf deployment whose worker IDs are shared, or null
+ * @param tls whether the ensemble is reached over TLS
+ * @param caFile the trusted authorities, or null for the JVM's
+ * @param certFile the client certificate, or null for none
+ * @param keyFile the client certificate's private key, or null for none
+ * @param user the digest user, or null for no authentication
+ * @param passwordFile the file holding the user's password, or null
+ * @param passwordEnv the environment variable holding the user's password, or null
  */
 record ZkUri(String connectString, String chroot, int timeoutMillis, int sessionMillis,
-        String leafName) {
+        String leafName, boolean tls, Path caFile, Path certFile, Path keyFile, String user,
+        Path passwordFile, String passwordEnv) {
 
     static final String DEFAULT_CHROOT = "/idmint";
     static final int DEFAULT_TIMEOUT_MILLIS = 5_000;
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern HOST =
             Pattern.compile("([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(?::(\\d{1,5}))?");
+    private static final Pattern SECRET =
+            Pattern.compile("(?i)((?:password|secret|token)=)[^&]*|//[^/@]*@");
+    private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]+");
+    private static final List<String> OPTIONS = List.of("timeout", "session", "leaf-name",
+            "ca-file", "cert-file", "key-file", "auth", "user", "password-file", "password-env");
 
     /**
      * Parses a URI.
@@ -54,11 +77,12 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
      * @throws IllegalArgumentException naming the bad part
      */
     static ZkUri parse(String uri) {
-        String prefix = "zk://";
-        if (uri == null || !uri.regionMatches(true, 0, prefix, 0, prefix.length())) {
-            throw bad(uri, "must start with zk://, e.g. zk://127.0.0.1:2181/idmint");
+        boolean tls = uri != null && uri.regionMatches(true, 0, "zks://", 0, 6);
+        if (uri == null || !tls && !uri.regionMatches(true, 0, "zk://", 0, 5)) {
+            throw bad(uri, "must start with zk:// or zks:// (TLS), e.g. "
+                    + "zk://127.0.0.1:2181/idmint");
         }
-        String rest = uri.substring(prefix.length());
+        String rest = uri.substring(tls ? 6 : 5);
         String query = "";
         int q = rest.indexOf('?');
         if (q >= 0) {
@@ -76,9 +100,52 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
             throw bad(uri, "leaf-name '" + leafName + "' must be A-Z a-z 0-9 . _ - (Leaf's "
                     + "leaf.name)");
         }
-        return new ZkUri(connectString(uri, hosts), chroot(uri, path),
+        ZkUri parsed = new ZkUri(connectString(uri, hosts), chroot(uri, path),
                 timeout == null ? DEFAULT_TIMEOUT_MILLIS : millis(uri, "timeout", timeout),
-                session == null ? 0 : millis(uri, "session", session), leafName);
+                session == null ? 0 : millis(uri, "session", session), leafName, tls,
+                path(options, "ca-file"), path(options, "cert-file"), path(options, "key-file"),
+                options.get("user"), path(options, "password-file"), options.get("password-env"));
+        parsed.check(uri, options.get("auth"));
+        return parsed;
+    }
+
+    /** The digest user's password, read now from its file or environment variable. */
+    byte[] password() {
+        return Passwords.read("ZooKeeper " + this, passwordFile, passwordEnv);
+    }
+
+    private void check(String uri, String auth) {
+        if (!tls && (caFile != null || certFile != null || keyFile != null)) {
+            throw bad(uri, "ca-file, cert-file and key-file need TLS; write zks://");
+        }
+        if ((certFile == null) != (keyFile == null)) {
+            throw bad(uri, "a client certificate needs both cert-file and key-file");
+        }
+        boolean password = passwordFile != null || passwordEnv != null;
+        if (auth != null && !auth.equals("digest")) {
+            throw bad(uri, "auth '" + auth + "' is not supported; the one scheme is digest");
+        }
+        if (auth == null && (user != null || password)) {
+            throw bad(uri, "user and password need auth=digest");
+        }
+        if (auth != null && (user == null || !password)) {
+            throw bad(uri, "auth=digest needs user= and password-file= (or password-env=)");
+        }
+        if (passwordFile != null && passwordEnv != null) {
+            throw bad(uri, "password-file and password-env are both given; keep one");
+        }
+        if (user != null && !USER.matcher(user).matches()) {
+            throw bad(uri, "user '" + user + "' must be A-Z a-z 0-9 . _ @ -");
+        }
+        if (passwordEnv != null && !Passwords.isEnvName(passwordEnv)) {
+            throw bad(uri, "password-env '" + passwordEnv + "' is not an environment variable "
+                    + "name");
+        }
+    }
+
+    private static Path path(Map<String, String> options, String key) {
+        String p = options.get(key);
+        return p == null ? null : Path.of(p);
     }
 
     /** Whether the session timeout follows the first claim's lease TTL. */
@@ -88,7 +155,8 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
 
     @Override
     public String toString() {
-        return "zk://" + connectString + chroot;
+        String s = (tls ? "zks://" : "zk://") + connectString + chroot;
+        return user == null ? s : s + " (user " + user + ")";
     }
 
     private static String connectString(String uri, String hosts) {
@@ -96,8 +164,8 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
             throw bad(uri, "names no host; write zk://host:port[,host:port…]/chroot");
         }
         if (hosts.contains("@")) {
-            throw bad(uri, "user information ('" + hosts.substring(0, hosts.indexOf('@'))
-                    + "@') is not supported");
+            throw bad(uri, "has user information; write ?auth=digest&user=NAME&password-file=FILE"
+                    + " (a password never goes into the URI)");
         }
         List<String> out = new ArrayList<>();
         for (String h : hosts.split(",", -1)) {
@@ -138,11 +206,15 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
             for (String pair : query.split("&", -1)) {
                 int eq = pair.indexOf('=');
                 String key = (eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(Locale.ROOT);
-                if (!key.equals("timeout") && !key.equals("session") && !key.equals("leaf-name")) {
-                    throw bad(uri, "unknown option '" + key + "'; options are timeout, session "
-                            + "and leaf-name");
+                if (key.equals("password")) {
+                    throw bad(uri, "a password goes in a file (password-file=) or an environment "
+                            + "variable (password-env=), not in the URI");
                 }
-                if (eq < 0) {
+                if (!OPTIONS.contains(key)) {
+                    throw bad(uri, "unknown option '" + key + "'; options are "
+                            + String.join(", ", OPTIONS));
+                }
+                if (eq < 0 || eq == pair.length() - 1) {
                     throw bad(uri, "option '" + key + "' has no value, e.g. " + key + "=5s");
                 }
                 if (seen.put(key, pair.substring(eq + 1)) != null) {
@@ -162,7 +234,13 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
         }
     }
 
+    /** The URI with anything that looks like a password masked, for messages. */
+    static String redact(String uri) {
+        return uri == null ? null : SECRET.matcher(uri).replaceAll(m -> m.group(1) != null
+                ? Matcher.quoteReplacement(m.group(1)) + "***" : "//***@");
+    }
+
     private static IllegalArgumentException bad(String uri, String why) {
-        return new IllegalArgumentException("ZooKeeper URI '" + uri + "': " + why);
+        return new IllegalArgumentException("ZooKeeper URI '" + redact(uri) + "': " + why);
     }
 }

@@ -36,7 +36,14 @@ class ZkUriTest {
     @CsvSource(delimiter = '|', value = {
         "etcd://h:1/x|must start with zk://",
         "zk:///x|names no host",
-        "zk://u@h:1/x|user information",
+        "zk://h:1/x?auth=sasl&user=u&password-file=/p|auth 'sasl' is not supported",
+        "zk://h:1/x?user=u&password-file=/p|need auth=digest",
+        "zk://h:1/x?auth=digest&user=u|needs user= and password-file=",
+        "zk://h:1/x?auth=digest&user=u&password-file=/p&password-env=P|keep one",
+        "zk://h:1/x?auth=digest&user=u&password-env=1P|password-env '1P'",
+        "zk://h:1/x?auth=digest&user=a b&password-env=P|user 'a b'",
+        "zk://h:1/x?ca-file=/ca.pem|need TLS; write zks://",
+        "zks://h:1/x?cert-file=/c.pem|needs both cert-file and key-file",
         "zk://h:99999/x|port 99999",
         "zk://h:1,,h:2/x|host ''",
         "zk://h:1/a/../b|segment '..'",
@@ -55,6 +62,39 @@ class ZkUriTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(uri)
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void parse_userInformationOrPassword_isRefusedWithoutQuotingThePassword() {
+        assertThatThrownBy(() -> ZkUri.parse("zk://u:hunter2@h:1/x"))
+                .hasMessageContaining("zk://***@h:1/x").hasMessageContaining("user information")
+                .hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> ZkUri.parse("zk://h:1/x?auth=digest&user=u&password=hunter2"))
+                .hasMessageContaining("password=***")
+                .hasMessageContaining("password goes in a file (password-file=)")
+                .hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void parse_tlsAndDigest() {
+        ZkUri u = ZkUri.parse("zks://h:2281/x?ca-file=/etc/ca.pem&cert-file=/c.pem&key-file=/k.pem"
+                + "&auth=digest&user=idmint&password-env=ZK_PASSWORD");
+        assertThat(u.tls()).isTrue();
+        assertThat(u.caFile()).hasToString("/etc/ca.pem");
+        assertThat(u.certFile()).hasToString("/c.pem");
+        assertThat(u.keyFile()).hasToString("/k.pem");
+        assertThat(u.user()).isEqualTo("idmint");
+        assertThat(u.passwordEnv()).isEqualTo("ZK_PASSWORD");
+        assertThat(u).hasToString("zks://h:2281/x (user idmint)");
+        assertThat(ZkUri.parse("ZKS://h").tls()).isTrue();
+        assertThat(ZkUri.parse("zk://h").tls()).isFalse();
+    }
+
+    @Test
+    void password_unsetVariable_namesIt() {
+        ZkUri u = ZkUri.parse("zk://h:1/x?auth=digest&user=u&password-env=IDMINT_UNSET_VAR_1");
+        assertThatThrownBy(u::password).hasMessageContaining("IDMINT_UNSET_VAR_1")
+                .hasMessageContaining("is not set");
     }
 
     @Test

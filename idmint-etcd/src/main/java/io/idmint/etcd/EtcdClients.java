@@ -1,0 +1,131 @@
+package io.idmint.etcd;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
+import io.grpc.ClientInterceptor;
+import io.grpc.Status;
+import io.grpc.netty.GrpcSslContexts;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import javax.net.ssl.SSLException;
+
+/**
+ * Builds the jetcd client an {@link EtcdUri} describes (TLS from PEM files, user and password)
+ * and turns the failures TLS and authentication cause into messages an operator can act on.
+ *
+ * <p>jetcd authenticates lazily, on the first call, and keeps the token it gets. When etcd
+ * rejects that token later (it expired, or the auth store changed since), jetcd asks for a new
+ * one and retries the call once.
+ */
+final class EtcdClients {
+
+    private EtcdClients() {
+    }
+
+    /**
+     * A client for {@code uri}; connects lazily.
+     *
+     * @throws IllegalArgumentException when a PEM or password file is missing or unreadable, or
+     *     a password environment variable is not set
+     */
+    static Client build(EtcdUri uri, ClientInterceptor deadline) {
+        ClientBuilder b = Client.builder()
+                .endpoints(uri.endpoints().toArray(String[]::new))
+                .interceptor(deadline)
+                .connectTimeout(uri.timeout())
+                .retryDelay(100)
+                .retryMaxDelay(500)
+                .retryMaxAttempts(1)
+                // A call while no connection is up fails with the connection's own error (a TLS
+                // handshake, a refused connection) instead of waiting out the timeout blind.
+                .waitForReady(false);
+        if (uri.tls()) {
+            b.sslContext(sslContext(uri));
+        }
+        if (uri.user() != null) {
+            b.user(EtcdStore.bytes(uri.user())).password(ByteSequence.from(uri.password()));
+        }
+        return b.build();
+    }
+
+    private static SslContext sslContext(EtcdUri uri) {
+        Path ca = uri.caFile() == null ? null : readable(uri, "ca-file", uri.caFile());
+        Path cert = uri.certFile() == null ? null : readable(uri, "cert-file", uri.certFile());
+        Path key = uri.keyFile() == null ? null : readable(uri, "key-file", uri.keyFile());
+        SslContextBuilder b = GrpcSslContexts.forClient();
+        try {
+            if (ca != null) {
+                b.trustManager(ca.toFile());
+            }
+            if (cert != null) {
+                b.keyManager(cert.toFile(), key.toFile());
+            }
+            return b.build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("etcd " + uri + ": cannot use the TLS files ("
+                    + "PEM certificates; a PKCS#8 PEM key, 'BEGIN PRIVATE KEY'): " + e.getMessage(),
+                    e);
+        }
+    }
+
+    private static Path readable(EtcdUri uri, String option, Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("etcd " + uri + ": " + option + " '" + file
+                    + "' does not exist or is not a file");
+        }
+        if (!Files.isReadable(file)) {
+            throw new IllegalArgumentException("etcd " + uri + ": " + option + " '" + file
+                    + "' is not readable");
+        }
+        return file;
+    }
+
+    /**
+     * What went wrong, when a call failed for TLS or authentication; null for anything else.
+     */
+    static String explain(EtcdUri uri, Throwable failure) {
+        for (Throwable c = failure; c != null; c = c.getCause()) {
+            if (c instanceof SSLException) {
+                boolean refused = String.valueOf(c.getMessage()).contains("fatal alert");
+                return "TLS handshake with " + String.join(",", uri.endpoints()) + " failed: "
+                        + (!refused ? "the members' certificate is not trusted by "
+                        + (uri.caFile() == null ? "the JVM (set ca-file)" : "ca-file")
+                        : uri.certFile() == null ? "the members demand a client certificate "
+                        + "(set cert-file and key-file)"
+                        : "the members refused the client certificate of cert-file")
+                        + ": " + c.getMessage();
+            }
+        }
+        Status s = Status.fromThrowable(failure);
+        String d = "";
+        for (Throwable c = failure; c != null && d.isEmpty(); c = c.getCause()) {
+            // jetcd wraps the failed authentication (INVALID_ARGUMENT, with etcd's words) in
+            // an UNAUTHENTICATED status without them.
+            String described = Status.fromThrowable(c).getDescription();
+            d = described == null ? "" : described;
+        }
+        String lower = d.toLowerCase(Locale.ROOT);
+        if (lower.contains("authentication failed") || lower.contains("user name is empty")
+                || lower.contains("invalid auth token")) {
+            return uri.user() == null ? "etcd requires authentication: set user= and "
+                    + "password-file= (or a client certificate with etcds://): " + d
+                    : "etcd refused user " + uri.user() + ": " + d;
+        }
+        if (lower.contains("permission denied")) {
+            return "etcd denied " + (uri.user() == null ? "this client" : "user " + uri.user())
+                    + " access under " + uri.prefix() + " (grant its role readwrite on the "
+                    + "prefix): " + d;
+        }
+        if (!uri.tls() && s.getCode() == Status.Code.UNAVAILABLE
+                && (lower.contains("network closed") || lower.contains("connection reset")
+                || lower.contains("first received frame was not settings"))) {
+            return "etcd " + String.join(",", uri.endpoints()) + " closed the plain-text "
+                    + "connection; if the members serve TLS, write etcds://: " + d;
+        }
+        return null;
+    }
+}

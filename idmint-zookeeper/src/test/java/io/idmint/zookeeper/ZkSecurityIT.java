@@ -1,0 +1,209 @@
+package io.idmint.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idmint.WorkerRegistries;
+import io.idmint.segment.RangeStores;
+import io.idmint.spi.Claim;
+import io.idmint.spi.ClaimRequest;
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RegistryException;
+import io.idmint.spi.WorkerRecord;
+import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.TestPki;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs.Perms;
+import org.apache.zookeeper.data.ACL;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The registry and the segment store over {@code zks://} against a real ZooKeeper whose secure
+ * client port demands a client certificate signed by the test authority; and digest
+ * authentication: idmint's znodes are writable by its user only.
+ */
+class ZkSecurityIT {
+
+    private static Path dir;
+    private static TestPki ca;
+    private static TestPki.Issued client;
+    private static int securePort;
+    private static TestingServer tlsServer;
+    private static TestingServer plainServer;
+
+    private final String ns = "t" + UUID.randomUUID().toString().substring(0, 8);
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("idmint-zk-tls-");
+        ca = TestPki.create(dir, "zk-ca");
+        client = ca.client("idmint-client");
+        TestPki.Issued server = ca.peer("zk-server");
+        Path keyStore = Files.writeString(dir.resolve("server.pem"),
+                Files.readString(server.certificate()) + "\n"
+                        + Files.readString(server.privateKey()));
+        securePort = InstanceSpec.getRandomPort();
+        Map<String, Object> props = new HashMap<>(ZkTesting.spec(-1, 100).getCustomProperties());
+        props.put("secureClientPort", Integer.toString(securePort));
+        props.put("serverCnxnFactory", "org.apache.zookeeper.server.NettyServerCnxnFactory");
+        props.put("ssl.keyStore.location", keyStore.toString());
+        props.put("ssl.keyStore.type", "PEM");
+        props.put("ssl.trustStore.location", ca.certificate().toString());
+        props.put("ssl.trustStore.type", "PEM");
+        props.put("ssl.clientAuth", "need");
+        tlsServer = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 100, 0, props,
+                "127.0.0.1"), true);
+        plainServer = ZkTesting.server();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        tlsServer.close();
+        plainServer.close();
+    }
+
+    @Test
+    void registryAndSegments_workOverTlsWithClientCertificate() throws Exception {
+        String uri = tlsUri(ca) + "&cert-file=" + client.certificate() + "&key-file="
+                + client.privateKey();
+        try (WorkerRegistry r = WorkerRegistries.open(uri, Path.of("unused"))) {
+            Claim c = r.claim(request("tls"));
+            assertThat(r.list(ns)).extracting(WorkerRecord::workerId)
+                    .containsExactly(c.workerId());
+            r.release(c, c.hwmMillis());
+        }
+        try (RangeStore s = RangeStores.open(uri, Path.of("unused"))) {
+            s.create(ns, 1, 100);
+            assertThat(s.allocate(ns, 100).start()).isEqualTo(1);
+            assertThat(s.allocate(ns, 100).start()).isEqualTo(101);
+        }
+    }
+
+    @Test
+    void tlsAndPlainDigestClients_inOneJvm_keepTheirOwnSettings() throws Exception {
+        String tls = tlsUri(ca) + "&cert-file=" + client.certificate() + "&key-file="
+                + client.privateKey();
+        Path password = Files.writeString(dir.resolve(ns + ".both"), "both");
+        try (WorkerRegistry secure = WorkerRegistries.open(tls, Path.of("unused"));
+                WorkerRegistry plain = WorkerRegistries.open(digestUri(password), Path.of("."))) {
+            Claim a = secure.claim(request("secure"));
+            Claim b = plain.claim(request("plain"));
+            assertThat(secure.list(ns)).extracting(WorkerRecord::holder).containsExactly("secure");
+            assertThat(plain.list(ns)).extracting(WorkerRecord::holder).containsExactly("plain");
+            secure.release(a, a.hwmMillis());
+            plain.release(b, b.hwmMillis());
+        }
+    }
+
+    @Test
+    void wrongCa_failsNamingTheServerAndCertificate() {
+        TestPki other = TestPki.create(dir.resolve("other"), "other-ca");
+        String uri = tlsUri(other) + "&cert-file=" + client.certificate() + "&key-file="
+                + client.privateKey();
+        long start = System.nanoTime();
+        try (WorkerRegistry r = WorkerRegistries.open(uri, Path.of("unused"))) {
+            assertThatThrownBy(() -> r.claim(request("wrong-ca")))
+                    .isInstanceOf(RegistryException.class)
+                    .hasMessageContaining("TLS handshake with 127.0.0.1:" + securePort)
+                    .hasMessageContaining("certificate");
+        }
+        // The 3 s timeout, then one handshake to find out why.
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5_000);
+    }
+
+    @Test
+    void noClientCertificate_whenTheServerDemandsOne_failsNamingTheCertificate() {
+        try (WorkerRegistry r = WorkerRegistries.open(tlsUri(ca), Path.of("unused"))) {
+            assertThatThrownBy(() -> r.claim(request("no-cert")))
+                    .isInstanceOf(RegistryException.class)
+                    .hasMessageContaining("TLS handshake with 127.0.0.1:" + securePort)
+                    .hasMessageContaining("client certificate");
+        }
+    }
+
+    @Test
+    void digest_idmintWorks_andOthersCanReadButNotWriteItsZnodes() throws Exception {
+        Path password = Files.writeString(dir.resolve(ns + ".password"), "s3cret\n");
+        String uri = digestUri(password);
+        String hwm = "/idmint-auth-" + ns + "/" + ns + "/dc/0/hwm/0";
+        try (WorkerRegistry r = WorkerRegistries.open(uri, Path.of("unused"));
+                CuratorFramework anonymous = anonymous()) {
+            Claim c = r.claim(request("digest"));
+            assertThat(c.workerId()).isZero();
+            List<ACL> acl = anonymous.getACL().forPath(hwm);
+            assertThat(acl).extracting(a -> a.getId().getScheme() + ":" + a.getPerms())
+                    .containsExactlyInAnyOrder("digest:" + Perms.ALL, "world:" + Perms.READ);
+            assertThat(anonymous.getData().forPath(hwm)).isNotEmpty();
+            assertThatThrownBy(() -> anonymous.setData().forPath(hwm, new byte[] {'9'}))
+                    .isInstanceOf(KeeperException.NoAuthException.class);
+            assertThatThrownBy(() -> anonymous.create().forPath(hwm.replace("/0/hwm/0",
+                    "/0/hwm/1"))).isInstanceOf(KeeperException.NoAuthException.class);
+            assertThatThrownBy(() -> anonymous.delete().deletingChildrenIfNeeded()
+                    .forPath("/idmint-auth-" + ns))
+                    .isInstanceOf(KeeperException.NoAuthException.class);
+            long token = r.extend(c, System.currentTimeMillis() + 1_000);
+            assertThat(token).isGreaterThan(c.token());
+            r.release(c.withToken(token), c.hwmMillis());
+        }
+    }
+
+    @Test
+    void digest_wrongPassword_isRefusedByTheAcl() throws Exception {
+        Path right = Files.writeString(dir.resolve(ns + ".right"), "right");
+        Path wrong = Files.writeString(dir.resolve(ns + ".wrong"), "wrong");
+        try (WorkerRegistry r = WorkerRegistries.open(digestUri(right), Path.of("unused"))) {
+            r.release(r.claim(request("right")), 0);
+        }
+        try (WorkerRegistry r = WorkerRegistries.open(digestUri(wrong), Path.of("unused"))) {
+            assertThatThrownBy(() -> r.claim(request("wrong")))
+                    .isInstanceOf(RegistryException.class)
+                    .hasMessageContaining("ZooKeeper refused user idmint")
+                    .hasMessageContaining("NOAUTH");
+        }
+    }
+
+    @Test
+    void missingPasswordFile_isAClearErrorAtOpen() {
+        String uri = digestUri(dir.resolve("nowhere.password"));
+        assertThatThrownBy(() -> WorkerRegistries.open(uri, Path.of("unused")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot read password-file '" + dir.resolve(
+                        "nowhere.password") + "'");
+    }
+
+    private String tlsUri(TestPki authority) {
+        return "zks://127.0.0.1:" + securePort + "/idmint-tls?timeout=3s&ca-file="
+                + authority.certificate();
+    }
+
+    /** A URI with digest authentication, its chroot this test's own. */
+    private String digestUri(Path passwordFile) {
+        return "zk://" + plainServer.getConnectString() + "/idmint-auth-" + ns
+                + "?auth=digest&user=idmint"
+                + "&password-file=" + passwordFile;
+    }
+
+    private static CuratorFramework anonymous() {
+        CuratorFramework c = CuratorFrameworkFactory.newClient(plainServer.getConnectString(),
+                new RetryNTimes(0, 0));
+        c.start();
+        return c;
+    }
+
+    private ClaimRequest request(String holder) {
+        return new ClaimRequest(ns, "time=41,sequence=12", 0, "", 3, -1, 30_000, holder);
+    }
+}
