@@ -53,5 +53,12 @@ class ProvidersTest {
         assertThat(Providers.redact("etcds://h:2379/p?user=u&password-file=/run/pw"))
                 .isEqualTo("etcds://h:2379/p?user=u&password-file=/run/pw");
         assertThat(Providers.redact("redis://:pw@h:6379")).isEqualTo("redis://:***@h:6379");
+        assertThat(Providers.redact("static:")).isEqualTo("static:");
+        assertThat(Providers.redact("etcd://idmint:s3cr3t@10.0.0.1:2379,10.0.0.2:2379/prod"))
+                .isEqualTo("etcd://idmint:***@10.0.0.1:2379,10.0.0.2:2379/prod");
+        assertThat(Providers.redact("jdbc:mariadb://db/ids;Password=pw;x=1"))
+                .isEqualTo("jdbc:mariadb://db/ids;Password=***;x=1");
+        assertThat(Providers.redact("zk://zk1:2181/ns?token=abc"))
+                .isEqualTo("zk://zk1:2181/ns?token=***");
     }
 }

@@ -1,5 +1,6 @@
 package io.idmint.server;
 
+import io.idmint.spi.Providers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -30,15 +31,6 @@ record NodeInfo(String id, String name, String version, long startedMillis, Stri
         }
         return new NodeInfo(UUID.randomUUID().toString(), host + ", data dir "
                 + config.get(Config.DATA_DIR).toAbsolutePath().normalize(), version, nowMillis,
-                redact(config.get(Config.REGISTRY)), config.get(Config.NAMESPACE));
-    }
-
-    /**
-     * A registry URI fit to show: the password of {@code user:password@} and the values of
-     * {@code password=}, {@code secret=} and {@code token=} parameters become {@code ***}.
-     */
-    static String redact(String uri) {
-        return uri.replaceAll("(//[^/@:]*:)[^/@]*@", "$1***@")
-                .replaceAll("(?i)((?:password|secret|token)=)[^&;]*", "$1***");
+                Providers.redact(config.get(Config.REGISTRY)), config.get(Config.NAMESPACE));
     }
 }
