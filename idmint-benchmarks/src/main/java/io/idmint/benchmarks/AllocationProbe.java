@@ -86,31 +86,31 @@ public final class AllocationProbe {
             ManagedChannel channel = NettyChannelBuilder.forAddress(HOST, grpcPort)
                     .usePlaintext().build();
             try {
-                System.out.printf("%-34s %13s %13s%n", "route (server-side heap bytes)",
+                System.out.printf("%-34s %19s %19s%n", "route (server-side heap bytes)",
                         "idmint", "bare Vert.x");
                 row("GET /v1/id  (bare: GET /)", idmint.perRequest(n, 1, id::check),
                         bare.perRequest(n, 1, root::check));
-                row("GET /v1/ids?count=100", idmint.perRequest(n, 1, ids::check), -1);
-                row("GET /api/v1/ids?count=1", idmint.perRequest(n, 1, api::check), -1);
-                row("GET /api/segment/get/{tag}", idmint.perRequest(n, 1, segment::check), -1);
+                row("GET /v1/ids?count=100", idmint.perRequest(n, 1, ids::check), null);
+                row("GET /api/v1/ids?count=1", idmint.perRequest(n, 1, api::check), null);
+                row("GET /api/segment/get/{tag}", idmint.perRequest(n, 1, segment::check), null);
                 row("gRPC NextIds count=1", idmint.perRequest(n, 1,
-                        () -> nextIds(channel, 1)), -1);
+                        () -> nextIds(channel, 1)), null);
                 row("gRPC NextIds count=100", idmint.perRequest(n, 1,
-                        () -> nextIds(channel, 100)), -1);
+                        () -> nextIds(channel, 100)), null);
                 int calls = Math.max(1, n / STREAM_BATCHES);
                 row("gRPC StreamIds, per 1000-ID batch", idmint.perRequest(calls,
-                        STREAM_BATCHES, () -> streamIds(channel, STREAM_BATCHES)), -1);
-                System.out.printf("(median of %d rounds of %d requests, each route warmed up "
-                        + "with %d first; StreamIds: %d calls of %d batches)%n", ROUNDS, n, n,
-                        calls, STREAM_BATCHES);
+                        STREAM_BATCHES, () -> streamIds(channel, STREAM_BATCHES)), null);
+                System.out.printf("(median (min-max) of %d rounds of %d requests, each route "
+                        + "warmed up with %d first; StreamIds: %d calls of %d batches)%n",
+                        ROUNDS, n, n, calls, STREAM_BATCHES);
             } finally {
                 channel.shutdownNow();
             }
         }
     }
 
-    private static void row(String route, long idmint, long bare) {
-        System.out.printf("%-34s %13d %13s%n", route, idmint, bare < 0 ? "-" : bare);
+    private static void row(String route, String idmint, String bare) {
+        System.out.printf("%-34s %19s %19s%n", route, idmint, bare == null ? "-" : bare);
     }
 
     private static final MethodDescriptor.Marshaller<byte[]> BYTES =
@@ -227,8 +227,10 @@ public final class AllocationProbe {
             return out;
         }
 
-        /** The median over the rounds of bytes per unit; {@code call} is one request. */
-        long perRequest(int calls, int units, Call call) throws Exception {
+        /**
+         * Bytes per unit over the rounds, as "median (min-max)"; {@code call} is one request.
+         */
+        String perRequest(int calls, int units, Call call) throws Exception {
             for (int i = 0; i < calls; i++) {
                 call.run();
             }
@@ -245,7 +247,7 @@ public final class AllocationProbe {
                 rounds[r] = Math.round(total / (double) calls / units);
             }
             Arrays.sort(rounds);
-            return rounds[ROUNDS / 2];
+            return rounds[ROUNDS / 2] + " (" + rounds[0] + "-" + rounds[ROUNDS - 1] + ")";
         }
 
         @Override
