@@ -51,7 +51,7 @@ final class ApiJson {
             }
             parts(out, shard, layout.decode(ids[i]));
         }
-        return out.raw(GENERATED_AT).string(iso(nowMillis)).raw('}');
+        return out.raw(GENERATED_AT).quotedIso(nowMillis).raw('}');
     }
 
     /**
@@ -93,7 +93,7 @@ final class ApiJson {
      * "worker":…,"sequence":…}}, with {@code shard} for layouts with a shard field.
      */
     static JsonBytes lean(JsonBytes out, Layout layout, IdParts p) {
-        out.raw(ID).quoted(p.id()).raw(TIMESTAMP).string(iso(p.timestampMillis()))
+        out.raw(ID).quoted(p.id()).raw(TIMESTAMP).quotedIso(p.timestampMillis())
                 .raw(DATACENTER).number(p.datacenterId())
                 .raw(WORKER).number(p.workerId());
         if (hasShard(layout)) {

@@ -3,10 +3,12 @@ package io.idmint.server;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.idmint.IdParts;
 import io.idmint.codes.CodeCodec;
@@ -22,7 +24,6 @@ import io.idmint.grpc.v1.NextCodesResponse;
 import io.idmint.grpc.v1.NextFlakesRequest;
 import io.idmint.grpc.v1.NextFlakesResponse;
 import io.idmint.grpc.v1.NextIdsRequest;
-import io.idmint.grpc.v1.NextIdsResponse;
 import io.idmint.grpc.v1.NextObjectIdsRequest;
 import io.idmint.grpc.v1.NextObjectIdsResponse;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
@@ -117,7 +118,8 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         return NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .sslContext(tls)
                 .addService(ServerInterceptors.intercept(
-                        new GrpcApi(service, formats, segments, pipeline, pauses, calls),
+                        new GrpcApi(service, formats, segments, pipeline, pauses, calls)
+                                .definition(),
                         new GrpcCallers(pipeline)))
                 // Probes and grpcurl carry no token, as HTTP's /health/* need none.
                 .addService(health.service())
@@ -146,18 +148,28 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         return pool;
     }
 
-    @Override
-    public void nextIds(NextIdsRequest request, StreamObserver<NextIdsResponse> out) {
+    /**
+     * The service as the server binds it: the generated one, with the calls that answer IDs
+     * written by {@link GrpcIdBatch} (their generated methods here would answer UNIMPLEMENTED).
+     */
+    ServerServiceDefinition definition() {
+        return GrpcIdBatch.bind(bindService(), ServerCalls.asyncUnaryCall(this::mintIds),
+                ServerCalls.asyncServerStreamingCall(this::streamIdBatches),
+                ServerCalls.asyncUnaryCall(this::mintSegmentIds));
+    }
+
+    /** NextIds. */
+    private void mintIds(NextIdsRequest request, StreamObserver<GrpcIdBatch> out) {
         unary(out, () -> {
             long[] ids = new long[count(request.hasCount(), request.getCount(), ID_BYTES,
                     "NextIds", "or use StreamIds for more")];
             service.fill(ids, ids.length);
-            return response(ids, ids.length);
+            return new GrpcIdBatch(ids, ids.length);
         });
     }
 
-    @Override
-    public void streamIds(StreamIdsRequest request, StreamObserver<NextIdsResponse> out) {
+    /** StreamIds. */
+    private void streamIdBatches(StreamIdsRequest request, StreamObserver<GrpcIdBatch> out) {
         long count;
         try {
             count = RequestPipeline.count(request.hasCount(), request.getCount(),
@@ -166,7 +178,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             out.onError(GrpcStatus.of(e));
             return;
         }
-        GrpcIdStream.start((ServerCallStreamObserver<NextIdsResponse>) out, service, pipeline,
+        GrpcIdStream.start((ServerCallStreamObserver<GrpcIdBatch>) out, service, pipeline,
                 GrpcCallers.current(), batch, count, pauses, calls);
     }
 
@@ -254,9 +266,9 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         });
     }
 
-    @Override
-    public void nextSegmentIds(NextSegmentIdsRequest request,
-            StreamObserver<NextIdsResponse> out) {
+    /** NextSegmentIds. */
+    private void mintSegmentIds(NextSegmentIdsRequest request,
+            StreamObserver<GrpcIdBatch> out) {
         unary(out, () -> {
             SegmentService s = segments();
             RequestPipeline.check(() -> SegmentService.checkTag(request.getTag()));
@@ -264,7 +276,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
                     s.maxCount()), ID_BYTES, "NextSegmentIds", "and call again for more");
             pipeline.charge(GrpcCallers.current(), n);
             long[] ids = s.next(request.getTag(), n);
-            return response(ids, ids.length);
+            return new GrpcIdBatch(ids, ids.length);
         });
     }
 
@@ -349,13 +361,5 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
                     + "for at most " + most + " per call, " + more);
         }
         return n;
-    }
-
-    static NextIdsResponse response(long[] ids, int n) {
-        NextIdsResponse.Builder b = NextIdsResponse.newBuilder();
-        for (int i = 0; i < n; i++) {
-            b.addIds(ids[i]);
-        }
-        return b.build();
     }
 }

@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * The authorise step for gRPC: reads who is calling from the {@code authorization} metadata and
  * the peer address, has the {@link RequestPipeline} check the token before the call runs, and
- * hands the caller to the handler (see {@link #current()}) for the charge step.
+ * hands the caller to the handler (see {@link #current()}) for the charge step. When the
+ * pipeline checks neither tokens nor rates, a call passes straight through.
  */
 final class GrpcCallers implements ServerInterceptor {
 
@@ -26,8 +27,9 @@ final class GrpcCallers implements ServerInterceptor {
             IdServiceGrpc.getCreateSegmentMethod().getFullMethodName(),
             IdServiceGrpc.getListSegmentsMethod().getFullMethodName());
 
+    /** The caller when the pipeline checks neither tokens nor rates: nobody in particular. */
     private static final Context.Key<RequestPipeline.Caller> CALLER =
-            Context.key("idmint-caller");
+            Context.keyWithDefault("idmint-caller", new RequestPipeline.Caller(null, null));
 
     private final RequestPipeline pipeline;
 
@@ -43,6 +45,10 @@ final class GrpcCallers implements ServerInterceptor {
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
             ServerCallHandler<Q, R> next) {
+        if (!pipeline.guarded()) {
+            // Nothing to check or charge: no caller to read, no context per call.
+            return next.startCall(call, headers);
+        }
         SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
         RequestPipeline.Caller caller = new RequestPipeline.Caller(
                 headers.get(GrpcApi.AUTHORIZATION),

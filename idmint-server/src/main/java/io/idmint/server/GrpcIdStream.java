@@ -2,7 +2,6 @@ package io.idmint.server;
 
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
-import io.idmint.grpc.v1.NextIdsResponse;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,11 +26,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class GrpcIdStream implements Runnable {
 
-    private final ServerCallStreamObserver<NextIdsResponse> call;
+    private final ServerCallStreamObserver<GrpcIdBatch> call;
     private final IdService service;
     private final RequestPipeline pipeline;
     private final RequestPipeline.Caller caller;
-    private final int batch;
+    /** Every batch, refilled: gRPC has written a batch once {@code onNext} returns. */
+    private final long[] ids;
     private final Pauses pauses;
     /** Where a paused stream mints again: the gRPC calls' executor. */
     private final Executor calls;
@@ -46,7 +46,7 @@ final class GrpcIdStream implements Runnable {
     private volatile boolean over;
 
     /** Starts sending {@code count} IDs in batches of up to {@code batch}. */
-    static void start(ServerCallStreamObserver<NextIdsResponse> call, IdService service,
+    static void start(ServerCallStreamObserver<GrpcIdBatch> call, IdService service,
             RequestPipeline pipeline, RequestPipeline.Caller caller, int batch, long count,
             Pauses pauses, Executor calls) {
         GrpcIdStream stream = new GrpcIdStream(call, service, pipeline, caller, batch, count,
@@ -58,14 +58,14 @@ final class GrpcIdStream implements Runnable {
         call.setOnReadyHandler(stream);
     }
 
-    private GrpcIdStream(ServerCallStreamObserver<NextIdsResponse> call, IdService service,
+    private GrpcIdStream(ServerCallStreamObserver<GrpcIdBatch> call, IdService service,
             RequestPipeline pipeline, RequestPipeline.Caller caller, int batch, long count,
             Pauses pauses, Executor calls) {
         this.call = call;
         this.service = service;
         this.pipeline = pipeline;
         this.caller = caller;
-        this.batch = batch;
+        this.ids = new long[(int) Math.min(batch, count)];
         this.remaining = count;
         this.pauses = pauses;
         this.calls = calls;
@@ -90,7 +90,6 @@ final class GrpcIdStream implements Runnable {
 
     // Synchronized callers: the transport's handler and the timer may run at once.
     private void send() {
-        long[] ids = new long[(int) Math.min(batch, remaining)];
         try {
             // isCancelled() sees a client cancel at once, before the cancel handler runs.
             while (!over && remaining > 0 && call.isReady() && !call.isCancelled()) {
@@ -105,7 +104,7 @@ final class GrpcIdStream implements Runnable {
                 }
                 service.fill(ids, n, last);
                 last = ids[n - 1];
-                call.onNext(GrpcApi.response(ids, n));
+                call.onNext(new GrpcIdBatch(ids, n));
                 remaining -= n;
             }
             if (!over && remaining == 0) {

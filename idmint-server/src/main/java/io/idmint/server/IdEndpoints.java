@@ -62,7 +62,7 @@ final class IdEndpoints {
         Query.none(req.query());
         pipeline.charge(caller, 1);
         long id = service.nextId();
-        return route == Route.LEAF_SNOWFLAKE ? Responses.text(res, id)
+        return route == Route.LEAF_SNOWFLAKE ? Responses.text(res, out, id)
                 : json(res, out.reset().raw(LEAN_ID_OPEN).quoted(id).raw('}'));
     }
 

@@ -14,6 +14,7 @@ final class JsonBytes {
     /** Larger arrays are dropped after use, so one huge response does not pin its memory. */
     private static final int KEEP = 1 << 20;
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final long MILLIS_PER_DAY = 86_400_000L;
     private static final byte[] MIN_LONG =
             Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
 
@@ -96,9 +97,67 @@ final class JsonBytes {
         return this;
     }
 
-    /** Appends any text as a JSON string literal. */
+    /**
+     * Appends any text as a JSON string literal: printable ASCII as it is (a tag, a code), the
+     * rest through {@link Json#quote}.
+     */
     JsonBytes string(String s) {
-        return raw(Json.quote(s).getBytes(StandardCharsets.UTF_8));
+        int n = s.length();
+        reserve(n + 2);
+        int start = len;
+        buf[len++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                len = start;
+                return raw(Json.quote(s).getBytes(StandardCharsets.UTF_8));
+            }
+            buf[len++] = (byte) c;
+        }
+        buf[len++] = '"';
+        return this;
+    }
+
+    /**
+     * Appends an instant in quotes as {@link ApiJson#iso} writes it
+     * ({@code "2025-02-11T08:14:02.113Z"}), without a String for years 0 to 9999.
+     */
+    JsonBytes quotedIso(long unixMillis) {
+        long days = Math.floorDiv(unixMillis, MILLIS_PER_DAY);
+        int ms = (int) Math.floorMod(unixMillis, MILLIS_PER_DAY);
+        // Days to a civil date in the proleptic Gregorian calendar (H. Hinnant's algorithm).
+        long z = days + 719_468;
+        long era = Math.floorDiv(z, 146_097);
+        int doe = (int) (z - era * 146_097);
+        int yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        int doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        int mp = (5 * doy + 2) / 153;
+        int day = doy - (153 * mp + 2) / 5 + 1;
+        int month = mp < 10 ? mp + 3 : mp - 9;
+        long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+        if (year < 0 || year > 9999) {
+            return string(ApiJson.iso(unixMillis));
+        }
+        reserve(26);
+        buf[len++] = '"';
+        digits((int) year, 4).raw('-');
+        digits(month, 2).raw('-');
+        digits(day, 2).raw('T');
+        digits(ms / 3_600_000, 2).raw(':');
+        digits(ms / 60_000 % 60, 2).raw(':');
+        digits(ms / 1000 % 60, 2).raw('.');
+        return digits(ms % 1000, 3).raw('Z').raw('"');
+    }
+
+    /** Appends {@code v} (not negative) in exactly {@code width} digits, zero-padded. */
+    private JsonBytes digits(int v, int width) {
+        reserve(width);
+        for (int i = len + width - 1; i >= len; i--) {
+            buf[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        len += width;
+        return this;
     }
 
     int length() {

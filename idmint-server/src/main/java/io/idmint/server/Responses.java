@@ -45,9 +45,9 @@ final class Responses {
     }
 
     /** 200 with one ID as the whole body, no newline: Leaf's API. */
-    static int text(HttpServerResponse res, long id) {
+    static int text(HttpServerResponse res, JsonBytes scratch, long id) {
         res.putHeader(HttpHeaders.CONTENT_TYPE, TEXT).putHeader(CACHE_CONTROL, NO_STORE)
-                .end(Long.toString(id));
+                .end(scratch.reset().number(id).toBuffer());
         return 200;
     }
 

@@ -78,7 +78,7 @@ final class SegmentEndpoints {
         pipeline.charge(caller, n);
         return later(req, route, startNanos, blocking(() -> segments.next(tag, n)),
                 ids -> route == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
-                        : Responses.text(res, ids[0]));
+                        : Responses.text(res, out, ids[0]));
     }
 
     /** {@code POST /api/v1/segments}: reads the body, creates the tag, answers 201. */

@@ -39,6 +39,39 @@ class JsonBytesTest {
     }
 
     @Test
+    void string_printableAsciiAndTheRestAsJsonQuoteWritesThem() {
+        JsonBytes out = new JsonBytes(1);
+        for (String s : new String[] {"", "order", "a b~!", "tab\there", "\u007f", "ü", "\"",
+            "\\", "a\u2028b"}) {
+            assertThat(out.reset().raw('[').string(s).raw(']').toString())
+                    .isEqualTo("[" + Json.quote(s) + "]");
+        }
+    }
+
+    @Test
+    void quotedIso_isWhatApiJsonIsoWrites() {
+        JsonBytes out = new JsonBytes(1);
+        long[] edges = {0, -1, 1, 999, 1000, 86_399_999, 86_400_000, -86_400_000,
+            951_782_400_000L, // 2000-02-29
+            4_107_542_399_999L, // 2100-02-28T23:59:59.999
+            253_402_300_799_999L, // 9999-12-31T23:59:59.999
+            253_402_300_800_000L, // 10000-01-01: the fallback
+            -62_167_219_200_000L, // 0000-01-01
+            -62_167_219_200_001L, // -0001-12-31T23:59:59.999: the fallback
+            Long.MAX_VALUE, Long.MIN_VALUE};
+        for (long ms : edges) {
+            assertThat(out.reset().quotedIso(ms).toString()).as("%d", ms)
+                    .isEqualTo("\"" + ApiJson.iso(ms) + "\"");
+        }
+        java.util.SplittableRandom random = new java.util.SplittableRandom(18);
+        for (int i = 0; i < 200_000; i++) {
+            long ms = random.nextLong(-62_167_219_200_000L, 253_402_300_800_000L);
+            assertThat(out.reset().quotedIso(ms).toString()).as("%d", ms)
+                    .isEqualTo("\"" + ApiJson.iso(ms) + "\"");
+        }
+    }
+
+    @Test
     void toBuffer_copiesAndGrowsPastTheInitialCapacity() {
         JsonBytes out = new JsonBytes(2);
         out.raw(JsonBytes.ascii("{\"ids\":[")).quoted(178294819283726336L).raw(']').raw('}');
