@@ -25,8 +25,8 @@ import picocli.CommandLine.Spec;
  * {@code idmint health}: asks a local server's {@code /health/ready} (or {@code /health/live}),
  * on its bind address (loopback when that is a wildcard), and exits 0 when it answers 200, 1
  * otherwise. A container image without a shell or curl uses
- * it as its health check. With {@code tls.cert} it asks over https, trusting the certificates
- * of that file (the node's own) and, with {@code tls.client-ca}, presenting them with
+ * it as its health check. With {@code tls.cert} it asks over https, trusting only the first
+ * certificate of that file (the node's own) and, with {@code tls.client-ca}, presenting them with
  * {@code tls.key} as its client certificate (docs/http-grpc.md, "TLS").
  */
 @Command(name = "health", mixinStandardHelpOptions = true, sortOptions = false,
@@ -71,8 +71,8 @@ final class HealthCommand implements Callable<Integer> {
         c.setReadTimeout(TIMEOUT_MILLIS);
         if (c instanceof HttpsURLConnection https) {
             https.setSSLSocketFactory(tls(config).getSocketFactory());
-            // It trusts exactly the node's own certificate file and asks its own address, which
-            // that certificate need not name (it names the service).
+            // It trusts exactly the node's own certificate and asks its own address, which that
+            // certificate need not name (it names the service).
             https.setHostnameVerifier((name, session) -> true);
         }
         try {
@@ -91,8 +91,8 @@ final class HealthCommand implements Callable<Integer> {
     }
 
     /**
-     * Trusts the certificates of {@code tls.cert}; with {@code tls.client-ca}, presents them and
-     * {@code tls.key} as the client's own.
+     * Trusts the first certificate of {@code tls.cert}; with {@code tls.client-ca}, presents the
+     * file's chain and {@code tls.key} as the client's own.
      */
     private static SSLContext tls(Config config) throws IOException {
         Path certFile = config.get(Config.TLS_CERT);

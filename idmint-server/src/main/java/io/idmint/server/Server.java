@@ -85,6 +85,15 @@ final class Server implements AutoCloseable {
      * @throws IllegalStateException when the registry refuses this node or a port is taken
      */
     static Server start(Config config, java.util.function.Consumer<String> warn) {
+        return start(config, warn, ServerTls.PERIOD);
+    }
+
+    /**
+     * As {@link #start(Config, java.util.function.Consumer)}, with the TLS files read again every
+     * {@code tlsPeriod}: tests that reload them by hand pass one that never comes.
+     */
+    static Server start(Config config, java.util.function.Consumer<String> warn,
+            Duration tlsPeriod) {
         Formats formats = Formats.fromConfig(config, warn);
         Metrics metrics = new Metrics(buildInfo(config));
         TimeSource time = TimeSource.system();
@@ -98,7 +107,7 @@ final class Server implements AutoCloseable {
         }
         ServerTls tls;
         try {
-            tls = ServerTls.open(config, time, warn, metrics);
+            tls = ServerTls.open(config, time, warn, metrics, tlsPeriod);
         } catch (RuntimeException e) {
             metrics.close();
             throw e;

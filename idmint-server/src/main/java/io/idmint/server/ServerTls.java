@@ -19,6 +19,7 @@ import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.Executors;
@@ -32,7 +33,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * The TLS of {@code serve}: the PEM files of {@code tls.cert}, {@code tls.key} and
- * {@code tls.client-ca}, read again every {@link #PERIOD_SECONDS} seconds. HTTP and gRPC take
+ * {@code tls.client-ca}, read again every {@link #PERIOD}. HTTP and gRPC take
  * their certificate and key, and check client certificates, through one key manager and one
  * trust manager that ask the newest good {@link TlsMaterial} at each handshake: new connections
  * get new files, open ones keep what they were made with, and files that do not parse or do not
@@ -43,7 +44,7 @@ final class ServerTls implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ServerTls.class.getName());
     /** How often the files are read again. */
-    static final long PERIOD_SECONDS = 5;
+    static final Duration PERIOD = Duration.ofSeconds(5);
 
     /** One good generation of material, named by the alias the key manager hands out. */
     private record Generation(String alias, TlsMaterial material) {
@@ -78,14 +79,14 @@ final class ServerTls implements AutoCloseable {
 
     /**
      * Reads and checks the files named by the configuration and starts reading them again every
-     * {@link #PERIOD_SECONDS} seconds; null when {@code tls.cert} is not set.
+     * {@code period} ({@link #PERIOD} in {@code serve}); null when {@code tls.cert} is not set.
      *
      * @param warn hears a refused reload
      * @throws IllegalArgumentException naming the key and the file that is missing, unreadable,
      *     not PEM, expired or not matching
      */
     static ServerTls open(Config config, TimeSource time, Consumer<String> warn,
-            Metrics metrics) {
+            Metrics metrics, Duration period) {
         Path cert = config.get(Config.TLS_CERT);
         Path key = config.get(Config.TLS_KEY);
         Path clientCa = config.get(Config.TLS_CLIENT_CA);
@@ -102,8 +103,8 @@ final class ServerTls implements AutoCloseable {
         ServerTls tls = new ServerTls(new TlsMaterial.Files(cert, key, clientCa), time, warn,
                 metrics);
         metrics.bindTls(() -> tls.current.material().notAfter());
-        tls.poller.scheduleWithFixedDelay(tls::reload, PERIOD_SECONDS, PERIOD_SECONDS,
-                TimeUnit.SECONDS);
+        tls.poller.scheduleWithFixedDelay(tls::reload, period.toNanos(), period.toNanos(),
+                TimeUnit.NANOSECONDS);
         return tls;
     }
 
@@ -137,7 +138,7 @@ final class ServerTls implements AutoCloseable {
         TlsMaterial material;
         try {
             material = parse(now);
-        } catch (IllegalArgumentException e) {
+        } catch (RuntimeException e) { // any: one escaping the poller would end all reloads
             return refuse(now, e);
         }
         previous = current;
@@ -149,14 +150,15 @@ final class ServerTls implements AutoCloseable {
         return true;
     }
 
-    private boolean refuse(byte[][] contents, IllegalArgumentException e) {
+    private boolean refuse(byte[][] contents, RuntimeException e) {
         if (contents == null && seen == null) {
             return false; // the same unreadable file, warned about already
         }
         seen = contents;
         metrics.tlsReload(false);
         warn.accept("TLS: refused the changed files, still serving certificate serial "
-                + current.material().serial() + ": " + e.getMessage());
+                + current.material().serial() + ": "
+                + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString()));
         return false;
     }
 

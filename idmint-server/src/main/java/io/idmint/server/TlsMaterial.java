@@ -180,9 +180,9 @@ record TlsMaterial(List<X509Certificate> chain, PrivateKey key,
     }
 
     /**
-     * A client's TLS context that trusts the certificates of this chain (the node's own) and,
-     * when {@code present}, offers the chain and key as its client certificate: how
-     * {@code idmint health} asks its own node.
+     * A client's TLS context that trusts this chain's leaf (the node's own certificate) and
+     * nothing else, not even the intermediates that signed it, and, when {@code present}, offers
+     * the chain and key as its client certificate: how {@code idmint health} asks its own node.
      */
     SSLContext clientOfSelf(boolean present) {
         try {
@@ -197,7 +197,7 @@ record TlsMaterial(List<X509Certificate> chain, PrivateKey key,
                 keys = factory.getKeyManagers();
             }
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys, new TrustManager[] {trusting(chain)}, null);
+            context.init(keys, new TrustManager[] {trusting(List.of(leaf()))}, null);
             return context;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS for " + subject(leaf()) + ": " + e,

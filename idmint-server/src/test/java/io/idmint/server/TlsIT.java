@@ -17,6 +17,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
+import io.idmint.TimeSource;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.testkit.TestPki;
@@ -42,6 +43,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -58,6 +60,9 @@ import org.junit.jupiter.api.io.TempDir;
  * certificate files replaced while the server runs (taken when good, refused when not).
  */
 class TlsIT {
+
+    /** A poll period no test lasts: the tests' own {@code reload()} calls are the only ones. */
+    private static final Duration BY_HAND = Duration.ofDays(1);
 
     @TempDir
     Path dir;
@@ -210,6 +215,77 @@ class TlsIT {
     }
 
     @Test
+    void health_withAChain_trustsOnlyItsOwnLeaf_notAnotherOfTheIntermediate() throws Exception {
+        TestPki intermediate = ca.intermediate("test-intermediate");
+        TestPki.Issued own = intermediate.peer("own");
+        Path ownChain = chain(own, intermediate);
+        installChain(intermediate.peer("impostor"), intermediate);
+        Server server = start();
+        String[] health = {"health", "--http-port", Integer.toString(server.httpPort()),
+            "--tls-cert", ownChain.toString(), "--tls-key", own.privateKey().toString()};
+
+        Cli.Result refused = Cli.run(health);
+        assertThat(refused.out()).isEmpty();
+        assertThat(refused.err()).contains("https://127.0.0.1:" + server.httpPort()
+                + "/health/ready: no answer");
+        assertThat(refused.exitCode()).isNotEqualTo(Main.OK);
+
+        installChain(own, intermediate);
+        assertThat(server.tls().reload()).isTrue();
+        Cli.Result served = Cli.run(health);
+        assertThat(served.out()).startsWith("https://127.0.0.1:" + server.httpPort()
+                + "/health/ready 200");
+        assertThat(served.exitCode()).isEqualTo(Main.OK);
+    }
+
+    @Test
+    void poll_parseThrowingAnyException_isRefusedOnce_andPollingGoesOn() throws Exception {
+        TimeSource system = TimeSource.system();
+        AtomicBoolean broken = new AtomicBoolean();
+        TimeSource clock = new TimeSource() { // parse reads it: a fault no file can cause here
+            @Override
+            public long currentTimeMillis() {
+                if (broken.get()) {
+                    throw new IllegalStateException("clock unreadable");
+                }
+                return system.currentTimeMillis();
+            }
+
+            @Override
+            public long nanoTime() {
+                return system.nanoTime();
+            }
+
+            @Override
+            public void awaitMillis(long unixMillis) throws InterruptedException {
+                system.awaitMillis(unixMillis);
+            }
+        };
+        Metrics metrics = new Metrics(java.util.Map.of());
+        open.add(metrics);
+        ServerTls tls = ServerTls.open(TestServers.config(dir.resolve("data"),
+                "tls.cert=" + cert, "tls.key=" + key), clock, warnings::add, metrics,
+                Duration.ofMillis(10));
+        open.add(tls);
+        String served = tls.material().serial();
+        String leaf = Files.readString(cert);
+
+        broken.set(true);
+        replace(cert, leaf + "\n"); // the same pair, changed content: parsed, and parse throws
+        await("the refusal", () -> !warnings.isEmpty());
+        broken.set(false);
+        replace(cert, leaf + Files.readString(ca.certificate())); // good: leaf and its CA
+        await("the good files taken", () -> tls.material().chain().size() == 2);
+
+        assertThat(tls.material().serial()).isEqualTo(served);
+        assertThat(warnings).containsExactly("TLS: refused the changed files, still serving "
+                + "certificate serial " + served + ": java.lang.IllegalStateException: clock "
+                + "unreadable");
+        assertThat(metrics.scrape()).contains("idmint_tls_reloads_total{result=\"refused\"} 1.0",
+                "idmint_tls_reloads_total{result=\"loaded\"} 1.0");
+    }
+
+    @Test
     void start_badFiles_areRefusedNamingTheKeyAndTheFile() throws Exception {
         Path missing = dir.resolve("missing.crt");
         Path otherKey = otherCa.server("other").privateKey();
@@ -269,7 +345,7 @@ class TlsIT {
         }
         Server server = Server.start(TestServers.config(dir.resolve("data"),
                 all.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                        .toArray(String[]::new)), warnings::add);
+                        .toArray(String[]::new)), warnings::add, BY_HAND);
         open.add(server);
         return server;
     }
@@ -286,6 +362,38 @@ class TlsIT {
             Files.copy(move[0], tmp, StandardCopyOption.REPLACE_EXISTING);
             Files.move(tmp, move[1], StandardCopyOption.REPLACE_EXISTING,
                     StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /** Puts {@code leaf}, then the intermediate's certificate in tls.cert; its key in tls.key. */
+    private void installChain(TestPki.Issued leaf, TestPki intermediate) throws IOException {
+        install(new TestPki.Issued(chain(leaf, intermediate), leaf.privateKey()));
+    }
+
+    /** A PEM file of {@code leaf}'s certificate followed by the intermediate's. */
+    private Path chain(TestPki.Issued leaf, TestPki intermediate) throws IOException {
+        Path chain = leaf.certificate().resolveSibling(leaf.certificate().getFileName()
+                + ".chain");
+        Files.writeString(chain, Files.readString(leaf.certificate())
+                + Files.readString(intermediate.certificate()));
+        return chain;
+    }
+
+    /** Replaces {@code file}'s content at once, as the poller may read it at any time. */
+    private static void replace(Path file, String content) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, content);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Polls {@code done} every 10 ms until it holds; fails after 30 s naming {@code what}. */
+    private static void await(String what, java.util.function.BooleanSupplier done)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!done.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
+            Thread.sleep(10);
         }
     }
 

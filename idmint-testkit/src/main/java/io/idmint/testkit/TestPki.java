@@ -73,16 +73,39 @@ public final class TestPki {
     public static TestPki create(Path dir, String name) {
         try {
             Files.createDirectories(dir);
+            return authority(dir, name, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * An intermediate authority named {@code name}, signed by this one, its PEM files in the same
+     * directory. A server serves its leaf and then {@link #certificate()} of the intermediate.
+     */
+    public TestPki intermediate(String name) {
+        return authority(dir, name, this);
+    }
+
+    /** An authority signed by {@code parent}, or by itself when that is null. */
+    private static TestPki authority(Path dir, String name, TestPki parent) {
+        try {
             KeyPair keys = newKeys();
             X500Name subject = new X500Name("CN=" + name);
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder builder = builder(subject, subject, keys)
+            X509v3CertificateBuilder builder = builder(
+                    parent == null ? subject : new X500Name("CN=" + parent.name), subject, keys)
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
                     .addExtension(Extension.keyUsage, true,
                             new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
                     .addExtension(Extension.subjectKeyIdentifier, false,
                             ext.createSubjectKeyIdentifier(keys.getPublic()));
-            return new TestPki(dir, name, keys, sign(builder, keys.getPrivate()));
+            if (parent != null) {
+                builder.addExtension(Extension.authorityKeyIdentifier, false,
+                        ext.createAuthorityKeyIdentifier(parent.certificate));
+            }
+            return new TestPki(dir, name, keys, sign(builder,
+                    (parent == null ? keys : parent.keys).getPrivate()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (GeneralSecurityException e) {
