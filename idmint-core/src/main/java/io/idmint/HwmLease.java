@@ -145,9 +145,10 @@ final class HwmLease implements AutoCloseable {
                 synchronized (signal) {
                     failed = state != LeaseState.ACTIVE;
                     if (failed) {
+                        // Wakes wait for the backoff (see wake()), one during the step too. A
+                        // caller that finds the clock behind reports it again, and that counts.
                         failedAtNanos = time.nanoTime();
-                        // wakes during the failed step do not retry it at once either
-                        wakeRequested = clockFaultMillis > 0;
+                        wakeRequested = false;
                     }
                     if (!wakeRequested && !closing) {
                         signal.wait(waitMillis);
