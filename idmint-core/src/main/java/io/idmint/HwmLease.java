@@ -24,6 +24,12 @@ import java.util.concurrent.Executor;
  */
 final class HwmLease implements AutoCloseable {
 
+    /**
+     * After a failed step, the longest that wakes are ignored (cut to the period): a store that
+     * refuses at once must not be retried at the request rate (docs/design.md, "Retries").
+     */
+    static final long RETRY_BACKOFF_MILLIS = 250;
+
     /** The part of the generator the protocol drives. */
     interface Issuer {
 
@@ -70,6 +76,10 @@ final class HwmLease implements AutoCloseable {
      */
     private final Object signal = new Object();
     private boolean wakeRequested;
+    /** Whether the last step failed, and when it ended ({@link TimeSource#nanoTime()}). */
+    private boolean failed;
+    private long failedAtNanos;
+    private final long backoffNanos;
     private boolean closing;
     /** The thread running the maintenance loop, while it runs. */
     private Thread loop;
@@ -83,6 +93,7 @@ final class HwmLease implements AutoCloseable {
         this.time = settings.time();
         this.layout = settings.layout();
         this.leaseBudgetMillis = Math.min(request.leaseTtlMillis(), settings.storeTimeoutMillis());
+        this.backoffNanos = Math.min(settings.periodMillis(), RETRY_BACKOFF_MILLIS) * 1_000_000;
     }
 
     LeaseState state() {
@@ -132,6 +143,13 @@ final class HwmLease implements AutoCloseable {
                 long waitMillis = state == LeaseState.ACTIVE || state == LeaseState.DEGRADED
                         ? settings.periodMillis() : Math.min(settings.periodMillis(), 1000);
                 synchronized (signal) {
+                    failed = state != LeaseState.ACTIVE;
+                    if (failed) {
+                        // Wakes wait for the backoff (see wake()), one during the step too. A
+                        // caller that finds the clock behind reports it again, and that counts.
+                        failedAtNanos = time.nanoTime();
+                        wakeRequested = false;
+                    }
                     if (!wakeRequested && !closing) {
                         signal.wait(waitMillis);
                     }
@@ -152,9 +170,16 @@ final class HwmLease implements AutoCloseable {
         }
     }
 
-    /** Asks the maintenance thread for a step now (runway ran out, clock fault). */
+    /**
+     * Asks the maintenance thread for a step now (runway ran out, clock fault). Within the backoff
+     * after a failed step only a clock fault does: the next renewal waits for the backoff's first
+     * wake, or the period.
+     */
     void wake() {
         synchronized (signal) {
+            if (failed && clockFaultMillis == 0 && time.nanoTime() - failedAtNanos < backoffNanos) {
+                return;
+            }
             wakeRequested = true;
             signal.notifyAll();
         }

@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class HwmLeaseTest {
@@ -46,6 +47,82 @@ class HwmLeaseTest {
                 throw new RegistryException(RegistryException.Kind.UNAVAILABLE, "timed out");
             }
             return super.extend(claim, untilMillis);
+        }
+    }
+
+    /** A registry whose extend refuses at once while down, as etcd refusing connections. */
+    private static final class RefusingRegistry extends ForwardingRegistry {
+        final AtomicInteger extendCalls = new AtomicInteger();
+        volatile boolean down;
+
+        RefusingRegistry(InMemoryRegistry inner) {
+            super(inner);
+        }
+
+        @Override
+        public long extend(Claim claim, long untilMillis) throws RegistryException {
+            extendCalls.incrementAndGet();
+            if (down) {
+                throw new RegistryException(RegistryException.Kind.UNAVAILABLE,
+                        "connection refused");
+            }
+            return super.extend(claim, untilMillis);
+        }
+    }
+
+    /**
+     * Regression: past the runway every refused call woke the maintenance loop, which renewed
+     * again at once, so a store refusing at once was retried at the request rate.
+     */
+    @Test
+    void storeRefusingAtOnce_pastTheRunway_isRetriedOncePerBackoff_underAFloodOfCalls() {
+        ManualTimeSource clock = new ManualTimeSource(T0);
+        RefusingRegistry registry = new RefusingRegistry(new InMemoryRegistry(clock));
+        // A 10 s period (real time for the loop's own wait): the flood below gets no periodic step.
+        IdGenerator g = Snowflake.newBuilder().registry(registry).timeSource(clock)
+                .reservationWindow(Duration.ofSeconds(30)).keepaliveInterval(Duration.ofSeconds(10))
+                .leaseTtl(Duration.ofMinutes(10)).storeTimeout(Duration.ofMinutes(10)).build();
+        try {
+            assertThat(g.nextId()).isPositive();
+            registry.down = true;
+            clock.advance(Duration.ofSeconds(31)); // past the runway, well within the lease budget
+            assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class);
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                while (g.status().state() != LeaseState.DEGRADED) { // the first renewal failed
+                    Thread.onSpinWait();
+                }
+            });
+            int before = registry.extendCalls.get();
+            int simulatedMillis = 2000;
+            for (int ms = 0; ms < simulatedMillis; ms++) {
+                clock.advance(Duration.ofMillis(1));
+                for (int call = 0; call < 5; call++) {
+                    assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class)
+                            .extracting(e -> ((IdUnavailableException) e).reason())
+                            .isEqualTo(Reason.RUNWAY_EXHAUSTED);
+                }
+            }
+            int attempts = registry.extendCalls.get() - before;
+            long perBackoff = simulatedMillis / HwmLease.RETRY_BACKOFF_MILLIS;
+            assertThat(attempts).as("renewals during %d ms of refused calls", simulatedMillis)
+                    .isLessThanOrEqualTo((int) perBackoff + 1); // + 1: the loop's own period
+            assertThat(g.status().state()).isEqualTo(LeaseState.DEGRADED);
+
+            registry.down = false;
+            clock.advance(Duration.ofMillis(HwmLease.RETRY_BACKOFF_MILLIS));
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                for (;;) { // each refused call wakes the loop; the first renewal succeeds
+                    try {
+                        assertThat(g.nextId()).isPositive();
+                        return;
+                    } catch (IdUnavailableException e) {
+                        assertThat(e.reason()).isEqualTo(Reason.RUNWAY_EXHAUSTED);
+                    }
+                }
+            });
+            assertThat(g.status().state()).isEqualTo(LeaseState.ACTIVE);
+        } finally {
+            g.close();
         }
     }
 

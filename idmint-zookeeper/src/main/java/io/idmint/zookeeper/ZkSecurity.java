@@ -51,31 +51,31 @@ final class ZkSecurity implements AutoCloseable {
     }
 
     /**
-     * Applies the URI's TLS and authentication settings to a client about to be built.
+     * Applies the URI's TLS and authentication settings to a client about to be built. Everything
+     * that can fail comes before the key store is written, so a failure leaves no copy of the key.
      *
      * @throws IllegalArgumentException when a PEM or password file cannot be read
      */
     static ZkSecurity apply(ZkUri uri, ZKClientConfig config, CuratorFrameworkFactory.Builder b) {
-        Path keyStore = null;
+        String userPassword = uri.user() == null ? null
+                : uri.user() + ":" + new String(uri.password(), UTF_8);
+        List<ACL> acl = userPassword == null ? null : secured(userPassword);
+        Path ca = uri.caFile() == null ? null : readable(uri, "ca-file", uri.caFile());
+        Path keyStore = uri.certFile() == null ? null : keyStore(uri);
         try (ClientX509Util x509 = new ClientX509Util()) {
             config.setProperty(ZKClientConfig.SECURE_CLIENT, Boolean.toString(uri.tls()));
             config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, (uri.tls()
                     ? ClientCnxnSocketNetty.class : ClientCnxnSocketNIO.class).getName());
             config.setProperty(x509.getSslTruststoreLocationProperty(),
-                    uri.caFile() == null ? "" : readable(uri, "ca-file", uri.caFile()).toString());
-            config.setProperty(x509.getSslTruststoreTypeProperty(), uri.caFile() == null ? ""
-                    : "PEM");
-            if (uri.certFile() != null) {
-                keyStore = keyStore(uri);
-            }
+                    ca == null ? "" : ca.toString());
+            config.setProperty(x509.getSslTruststoreTypeProperty(), ca == null ? "" : "PEM");
             config.setProperty(x509.getSslKeystoreLocationProperty(),
                     keyStore == null ? "" : keyStore.toString());
             config.setProperty(x509.getSslKeystoreTypeProperty(), keyStore == null ? "" : "PEM");
         }
-        if (uri.user() != null) {
-            String userPassword = uri.user() + ":" + new String(uri.password(), UTF_8);
+        if (userPassword != null) {
             b.authorization("digest", userPassword.getBytes(UTF_8));
-            b.aclProvider(new Acls(uri.chroot(), secured(userPassword)));
+            b.aclProvider(new Acls(uri.chroot(), acl));
         }
         return new ZkSecurity(uri, keyStore);
     }
@@ -112,21 +112,34 @@ final class ZkSecurity implements AutoCloseable {
     }
 
     /**
-     * ZooKeeper reads a PEM key store from one file holding key and certificate: write both,
-     * readable by this user only, for as long as the client lives.
+     * ZooKeeper's client reads its key and certificate from one PEM file, by name (its TLS
+     * client takes no in-memory key): write both, readable by this user only, for as long as
+     * the client lives (docs/registries.md, "ZooKeeper: digest authentication and zks://").
      */
     private static Path keyStore(ZkUri uri) {
+        Path f = null;
         try {
             String pem = Files.readString(readable(uri, "cert-file", uri.certFile())) + "\n"
                     + Files.readString(readable(uri, "key-file", uri.keyFile()));
-            Path f = Files.createTempFile("idmint-zk-", ".pem",
+            f = Files.createTempFile("idmint-zk-", ".pem",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
                             "rw-------")));
             f.toFile().deleteOnExit();
             return Files.writeString(f, pem);
         } catch (IOException e) {
+            delete(f);
             throw new UncheckedIOException("ZooKeeper " + uri + ": cannot write the key store "
                     + "of cert-file and key-file", e);
+        }
+    }
+
+    private static void delete(Path keyStore) {
+        if (keyStore != null) {
+            try {
+                Files.deleteIfExists(keyStore);
+            } catch (IOException e) {
+                // a temporary file; deleted on exit as well
+            }
         }
     }
 
@@ -185,13 +198,7 @@ final class ZkSecurity implements AutoCloseable {
 
     @Override
     public void close() {
-        if (keyStore != null) {
-            try {
-                Files.deleteIfExists(keyStore);
-            } catch (IOException e) {
-                // a temporary file; deleted on exit as well
-            }
-        }
+        delete(keyStore);
     }
 
     /** Secured ACLs at and under the chroot, ZooKeeper's open default elsewhere. */

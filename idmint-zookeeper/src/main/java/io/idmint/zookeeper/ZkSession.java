@@ -115,23 +115,28 @@ final class ZkSession implements AutoCloseable {
             } catch (RuntimeException e) {
                 throw new RegistryException(Kind.UNAVAILABLE, e.getMessage(), e);
             }
-            CuratorFramework c = b
-                    .connectString(uri.connectString())
-                    .sessionTimeoutMs((int) Math.min(wanted, Integer.MAX_VALUE))
-                    .connectionTimeoutMs(uri.timeoutMillis())
-                    .retryPolicy(new RetryNTimes(0, 0))
-                    .zkClientConfig(config)
-                    .ensembleTracker(false)
-                    .dontUseContainerParents()
-                    .defaultData(new byte[0])
-                    .build();
-            c.getConnectionStateListenable().addListener((cf, s) -> {
-                state = s;
-                if (s.isConnected()) {
-                    everConnected = true;
-                }
-            });
-            c.start();
+            CuratorFramework c;
+            try {
+                c = b.connectString(uri.connectString())
+                        .sessionTimeoutMs((int) Math.min(wanted, Integer.MAX_VALUE))
+                        .connectionTimeoutMs(uri.timeoutMillis())
+                        .retryPolicy(new RetryNTimes(0, 0))
+                        .zkClientConfig(config)
+                        .ensembleTracker(false)
+                        .dontUseContainerParents()
+                        .defaultData(new byte[0])
+                        .build();
+                c.getConnectionStateListenable().addListener((cf, s) -> {
+                    state = s;
+                    if (s.isConnected()) {
+                        everConnected = true;
+                    }
+                });
+                c.start();
+            } catch (RuntimeException e) {
+                security.close(); // the next call writes the key store again
+                throw e;
+            }
             client = c;
         }
         return client;

@@ -12,6 +12,7 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.TestPki;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -182,6 +183,42 @@ class ZkSecurityIT {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cannot read password-file '" + dir.resolve(
                         "nowhere.password") + "'");
+    }
+
+    /**
+     * Regression: the client key was copied to the temporary directory before the password was
+     * read, and a failed start never deleted the copy; each retry left another.
+     */
+    @Test
+    void failingStart_leavesNoCopyOfTheClientKey() throws Exception {
+        Path password = Files.writeString(dir.resolve(ns + ".password"), "secret");
+        String uri = tlsUri(ca) + "&cert-file=" + client.certificate() + "&key-file="
+                + client.privateKey() + "&auth=digest&user=idmint&password-file=" + password;
+        try (WorkerRegistry r = WorkerRegistries.open(uri, Path.of("unused"))) {
+            Files.delete(password); // readable at open, gone when the client starts
+            for (int attempt = 0; attempt < 2; attempt++) {
+                assertThatThrownBy(() -> r.claim(request("no-password")))
+                        .isInstanceOf(RegistryException.class)
+                        .hasMessageContaining("cannot read password-file '" + password + "'");
+            }
+            assertThat(keyCopies()).as("copies of the client key in java.io.tmpdir").isEmpty();
+        }
+    }
+
+    /** Files in the temporary directory holding this test's client key. */
+    private static List<Path> keyCopies() throws Exception {
+        String key = Files.readString(client.privateKey()).strip();
+        try (var files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return files.filter(f -> f.getFileName().toString().startsWith("idmint-zk-"))
+                    .filter(f -> {
+                        try {
+                            return Files.isRegularFile(f) && Files.readString(f).contains(key);
+                        } catch (IOException e) {
+                            return false; // another user's, or already deleted
+                        }
+                    })
+                    .toList();
+        }
     }
 
     private String tlsUri(TestPki authority) {
