@@ -45,6 +45,7 @@ class PublicApiTest {
                 "io.idmint.spi.ClaimRequest",
                 "io.idmint.spi.Durations",
                 "io.idmint.spi.Names",
+                "io.idmint.spi.Passwords",
                 "io.idmint.spi.Providers",
                 "io.idmint.spi.Range",
                 "io.idmint.spi.RangeStore",
