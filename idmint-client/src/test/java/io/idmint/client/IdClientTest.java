@@ -240,7 +240,8 @@ class IdClientTest {
                 max = Math.max(max, ids.stats().bufferedIds());
             }
         }
-        // One server batch (1000) may land on top of the target.
+        // The refill appends only while buffered() is below its target (at most bufferSize),
+        // and buffered() never reads below what is left: one server batch (1000) lands on top.
         assertThat(max).isLessThanOrEqualTo(5000 + 1000);
         long sent = s.next.get() - 1;
         assertThat(sent - 300_000).as("IDs fetched but not handed out")
