@@ -57,6 +57,7 @@ final class PrefetchBuffer {
     private final Object signal = new Object();
     private final Runnable wakeRefill;
     private volatile boolean closed;
+    private volatile Error failure;
 
     /** {@code wakeRefill} runs whenever takers move on from a batch or start to wait. */
     PrefetchBuffer(Runnable wakeRefill) {
@@ -93,6 +94,10 @@ final class PrefetchBuffer {
                 }
                 continue;
             }
+            if (failure != null) {
+                throw new IllegalStateException("the IdClient's refill thread died: " + failure,
+                        failure);
+            }
             if (closed) {
                 throw new IllegalStateException("the IdClient is closed");
             }
@@ -110,7 +115,7 @@ final class PrefetchBuffer {
         wakeRefill.run();
         try {
             synchronized (signal) {
-                if (b.next == null && !closed) {
+                if (b.next == null && !closed && failure == null) {
                     TimeUnit.NANOSECONDS.timedWait(signal, nanos);
                 }
             }
@@ -152,6 +157,15 @@ final class PrefetchBuffer {
     /** IDs handed out so far (approximate while takers run). */
     long takenTotal() {
         return appended - buffered();
+    }
+
+    /**
+     * The refill died of {@code error}: waiting and later takers, once the buffered IDs are
+     * gone, fail with an {@link IllegalStateException} caused by it.
+     */
+    void fail(Error error) {
+        failure = error;
+        close();
     }
 
     /** Wakes every waiting taker, which then fails with {@link IllegalStateException}. */
