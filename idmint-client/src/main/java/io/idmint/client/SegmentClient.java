@@ -48,7 +48,7 @@ public final class SegmentClient {
      * @throws IdServiceUnavailableException when no endpoint answered within the deadline
      */
     public long next() {
-        // The deadline starts before the lock: callers queued behind a fill share it.
+        // The deadline starts at the call, not when a caller queued behind a fill gets its turn.
         long end = System.nanoTime() + deadline.toNanos();
         try {
             if (!lock.tryLock(deadline.toNanos(), TimeUnit.NANOSECONDS)) {
