@@ -154,6 +154,7 @@ public final class IdClient implements AutoCloseable {
         private Path clientCertificate;
         private Path clientKey;
         private String token;
+        private boolean tls;
 
         private Builder() {
         }
@@ -206,6 +207,15 @@ public final class IdClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * TLS, trusting the JDK's certificate authorities (or, with {@link #trustCertificates},
+         * that file's).
+         */
+        public Builder useTls() {
+            this.tls = true;
+            return this;
+        }
+
         /** TLS, trusting the CA certificates of this PEM file (instead of the JDK's). */
         public Builder trustCertificates(Path caPem) {
             this.trustCertificates = readable("trust certificates", caPem);
@@ -219,7 +229,10 @@ public final class IdClient implements AutoCloseable {
             return this;
         }
 
-        /** Sends {@code authorization: Bearer token} with every call. */
+        /**
+         * Sends {@code authorization: Bearer token} with every call; over plaintext only to a
+         * loopback host, else {@link #build()} refuses it (see docs/client.md, "TLS").
+         */
         public Builder token(String token) {
             if (token == null || token.isBlank()) {
                 throw new IllegalArgumentException("token must not be blank");
@@ -234,6 +247,14 @@ public final class IdClient implements AutoCloseable {
                 throw new IllegalArgumentException("no endpoints: call endpoints(...)");
             }
             SslContext tls = tls();
+            if (token != null && tls == null) {
+                for (String target : targets) {
+                    if (!loopback(target)) {
+                        throw new IllegalArgumentException("a token would travel in plaintext "
+                                + "to " + target + ": call useTls() or trustCertificates(...)");
+                    }
+                }
+            }
             List<Endpoint> built = new ArrayList<>();
             for (String target : targets) {
                 built.add(new Endpoint(target, channel(target, tls)));
@@ -259,7 +280,7 @@ public final class IdClient implements AutoCloseable {
         }
 
         private SslContext tls() {
-            if (trustCertificates == null && clientCertificate == null) {
+            if (!tls && trustCertificates == null && clientCertificate == null) {
                 return null;
             }
             try {
@@ -276,6 +297,28 @@ public final class IdClient implements AutoCloseable {
                         + trustCertificates + ", certificate " + clientCertificate + ", key "
                         + clientKey + "): " + e.getMessage(), e);
             }
+        }
+
+        /**
+         * Whether {@code target} ({@code host:port}, {@code [v6]:port}, {@code dns:///host:port},
+         * {@code unix:path}) names this machine: localhost, 127.x.x.x, ::1 or a unix socket.
+         */
+        static boolean loopback(String target) {
+            if (target.startsWith("unix:")) {
+                return true;
+            }
+            String hostPort = target.contains(":/")
+                    ? target.substring(target.lastIndexOf('/') + 1) : target;
+            String host;
+            if (hostPort.startsWith("[") && hostPort.indexOf(']') > 0) {
+                host = hostPort.substring(1, hostPort.indexOf(']'));
+            } else {
+                int colon = hostPort.indexOf(':');
+                host = colon >= 0 && colon == hostPort.lastIndexOf(':')
+                        ? hostPort.substring(0, colon) : hostPort;
+            }
+            return host.equalsIgnoreCase("localhost") || host.equals("::1")
+                    || host.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
         }
 
         private static Duration positive(String what, Duration d) {

@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -32,31 +31,33 @@ final class PrefetchBuffer {
     /**
      * IDs in append order; {@code taken} counts claims, which run past {@code size} once per
      * take that finds the batch used up: a long, which no number of such takes wraps around to
-     * an index already handed out.
+     * an index already handed out. {@code start} counts the IDs appended before it, so that
+     * the head alone tells how many were handed out.
      */
     static final class Batch {
         final long[] ids;
         final int size;
+        final long start;
         volatile long taken;
         volatile Batch next;
 
-        Batch(long[] ids, int size) {
+        Batch(long[] ids, int size, long start) {
             this.ids = ids;
             this.size = size;
+            this.start = start;
         }
     }
 
-    private volatile Batch head = new Batch(new long[0], 0);
+    private volatile Batch head = new Batch(new long[0], 0, 0);
     /** The last batch; the refill's alone. */
     private Batch tail = head;
     /** IDs appended so far; written by the refill only. */
     private volatile long appended;
-    /** IDs in batches the head has moved past. */
-    private final AtomicLong retired = new AtomicLong();
     private final AtomicInteger waiters = new AtomicInteger();
     private final Object signal = new Object();
     private final Runnable wakeRefill;
     private volatile boolean closed;
+    private volatile Error failure;
 
     /** {@code wakeRefill} runs whenever takers move on from a batch or start to wait. */
     PrefetchBuffer(Runnable wakeRefill) {
@@ -89,10 +90,13 @@ final class PrefetchBuffer {
             Batch next = b.next;
             if (next != null) {
                 if (HEAD.compareAndSet(this, b, next)) {
-                    retired.addAndGet(b.size);
                     wakeRefill.run();
                 }
                 continue;
+            }
+            if (failure != null) {
+                throw new IllegalStateException("the IdClient's refill thread died: " + failure,
+                        failure);
             }
             if (closed) {
                 throw new IllegalStateException("the IdClient is closed");
@@ -111,7 +115,7 @@ final class PrefetchBuffer {
         wakeRefill.run();
         try {
             synchronized (signal) {
-                if (b.next == null && !closed) {
+                if (b.next == null && !closed && failure == null) {
                     TimeUnit.NANOSECONDS.timedWait(signal, nanos);
                 }
             }
@@ -128,10 +132,11 @@ final class PrefetchBuffer {
         if (size == 0) {
             return;
         }
-        Batch b = new Batch(ids, size);
+        Batch b = new Batch(ids, size, appended);
+        // Counted before takers can reach it: appended is never below what they took.
+        appended += size;
         tail.next = b;
         tail = b;
-        appended += size;
         if (waiters.get() > 0) {
             synchronized (signal) {
                 signal.notifyAll();
@@ -139,16 +144,28 @@ final class PrefetchBuffer {
         }
     }
 
-    /** IDs buffered now (approximate while takers run). */
+    /**
+     * IDs buffered now: never fewer than are left when it returns, at most the takes racing it
+     * more (one read of the head tells how many were handed out, see {@link Batch}).
+     */
     long buffered() {
         Batch h = head;
-        long inHead = Math.min(h.taken, h.size);
-        return Math.max(0, appended - retired.get() - inHead);
+        long handedOut = h.start + Math.min(h.taken, h.size);
+        return Math.max(0, appended - handedOut);
     }
 
     /** IDs handed out so far (approximate while takers run). */
     long takenTotal() {
         return appended - buffered();
+    }
+
+    /**
+     * The refill died of {@code error}: waiting and later takers, once the buffered IDs are
+     * gone, fail with an {@link IllegalStateException} caused by it.
+     */
+    void fail(Error error) {
+        failure = error;
+        close();
     }
 
     /** Wakes every waiting taker, which then fails with {@link IllegalStateException}. */

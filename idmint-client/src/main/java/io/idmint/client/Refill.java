@@ -91,19 +91,30 @@ final class Refill implements Runnable {
 
     @Override
     public void run() {
-        while (!closed) {
-            try {
-                step();
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "idmint client refill failed", e);
-                if (call != null) {
-                    endpoints.failed(call.endpoint, Status.fromThrowable(e), null);
-                    giveUp("refill failed");
+        try {
+            int failuresInRow = 0;
+            while (!closed) {
+                try {
+                    step();
+                    failuresInRow = 0;
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "idmint client refill failed", e);
+                    if (call != null) {
+                        endpoints.failed(call.endpoint, Status.fromThrowable(e), null);
+                        giveUp("refill failed");
+                    }
+                    // Not again at once: a fault that stays would spin and flood the log.
+                    LockSupport.parkNanos(this, Math.min(Endpoints.MAX_BACKOFF_NANOS,
+                            IDLE_PARK_NANOS << Math.min(failuresInRow++, 8)));
                 }
             }
-        }
-        if (call != null) {
-            giveUp("client closed");
+        } catch (Error e) {
+            LOG.log(System.Logger.Level.ERROR, "idmint client refill died; takers fail now", e);
+            buffer.fail(e);
+        } finally {
+            if (call != null) {
+                giveUp(closed ? "client closed" : "refill died");
+            }
         }
     }
 

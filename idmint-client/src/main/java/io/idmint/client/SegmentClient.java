@@ -6,6 +6,7 @@ import io.idmint.grpc.v1.NextIdsResponse;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The IDs of one segment tag (a dense per-tag sequence), from {@link IdClient#segment(String)}:
@@ -22,6 +23,7 @@ public final class SegmentClient {
     private final long callTimeoutNanos;
     private long[] ids = new long[0];
     private int next;
+    private final ReentrantLock lock = new ReentrantLock();
 
     SegmentClient(String tag, Endpoints endpoints, int batch, Duration deadline,
             long callTimeoutNanos) {
@@ -45,15 +47,28 @@ public final class SegmentClient {
      *     refuses its name (INVALID_ARGUMENT)
      * @throws IdServiceUnavailableException when no endpoint answered within the deadline
      */
-    public synchronized long next() {
-        if (next == ids.length) {
-            fill();
+    public long next() {
+        // The deadline starts at the call, not when a caller queued behind a fill gets its turn.
+        long end = System.nanoTime() + deadline.toNanos();
+        try {
+            if (!lock.tryLock(deadline.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw endpoints.unavailable("no ID of segment tag '" + tag + "'", deadline);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a segment ID", e);
         }
-        return ids[next++];
+        try {
+            if (next == ids.length) {
+                fill(end);
+            }
+            return ids[next++];
+        } finally {
+            lock.unlock();
+        }
     }
 
-    private void fill() {
-        long end = System.nanoTime() + deadline.toNanos();
+    private void fill(long end) {
         NextSegmentIdsRequest request = NextSegmentIdsRequest.newBuilder().setTag(tag)
                 .setCount(batch).build();
         while (true) {
@@ -70,12 +85,14 @@ public final class SegmentClient {
                 NextIdsResponse r = e.blocking
                         .withDeadlineAfter(Math.min(left, callTimeoutNanos), TimeUnit.NANOSECONDS)
                         .nextSegmentIds(request);
-                endpoints.succeeded(e);
                 if (r.getIdsCount() > 0) {
+                    endpoints.succeeded(e);
                     ids = r.getIdsList().stream().mapToLong(Long::longValue).toArray();
                     next = 0;
                     return;
                 }
+                // Backed off like a failure, not asked again at once until the deadline.
+                endpoints.failed(e, Status.UNAVAILABLE.withDescription("answered no IDs"), null);
             } catch (StatusRuntimeException x) {
                 Status s = x.getStatus();
                 if (s.getCode() == Status.Code.NOT_FOUND) {

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The buffer alone: claims across batch ends, waits, the timeout and close. */
@@ -68,6 +69,33 @@ class PrefetchBufferTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void buffered_whileATakerMovesTheHead_neverBelowWhatIsLeft() throws Exception {
+        // The refill fetches only while buffered() is below its target: a read below what is
+        // really left would make it fetch one batch too many. Batches of 4 move the head often.
+        PrefetchBuffer buffer = new PrefetchBuffer(() -> { });
+        int total = 2_000_000;
+        for (int b = 0; b < total / 4; b++) {
+            buffer.append(new long[] {4L * b, 4L * b + 1, 4L * b + 2, 4L * b + 3}, 4);
+        }
+        AtomicLong done = new AtomicLong();
+        CompletableFuture<Void> taker = CompletableFuture.runAsync(() -> {
+            for (int i = 0; i < total; i++) {
+                buffer.take(SECOND, () -> new IllegalStateException("timeout"));
+                done.incrementAndGet();
+            }
+        });
+        while (!taker.isDone()) {
+            long buffered = buffer.buffered();
+            // At most one take is claimed and not yet counted in done.
+            long atLeft = total - done.get() - 1;
+            assertThat(buffered).as("buffered() with %d taken", done.get())
+                    .isGreaterThanOrEqualTo(atLeft);
+        }
+        taker.get();
+        assertThat(buffer.buffered()).isZero();
     }
 
     @Test

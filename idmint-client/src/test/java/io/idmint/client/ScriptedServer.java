@@ -43,6 +43,7 @@ final class ScriptedServer implements AutoCloseable {
     private volatile Status refusal = Status.UNAVAILABLE;
     private volatile long retryAfterSeconds;
     private volatile boolean streams = true;
+    private volatile boolean emptySegments;
     private final Server server;
 
     ScriptedServer(long firstId) {
@@ -92,6 +93,11 @@ final class ScriptedServer implements AutoCloseable {
     /** Answers StreamIds with UNIMPLEMENTED, as a server without it would. */
     void withoutStreams() {
         streams = false;
+    }
+
+    /** Answers NextSegmentIds with no IDs. */
+    void emptySegments() {
+        emptySegments = true;
     }
 
     @Override
@@ -178,7 +184,8 @@ final class ScriptedServer implements AutoCloseable {
                         + request.getTag() + "'").asRuntimeException());
                 return;
             }
-            out.onNext(batch(request.getCount()));
+            out.onNext(emptySegments ? NextIdsResponse.getDefaultInstance()
+                    : batch(request.getCount()));
             out.onCompleted();
         }
     }

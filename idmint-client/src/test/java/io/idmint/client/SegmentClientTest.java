@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.Status;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Segment IDs over NextSegmentIds: the buffer, an unknown tag, failover, the deadline. */
@@ -45,6 +50,52 @@ class SegmentClientTest {
                 IdClient ids = IdClient.connect(List.of(a.target(), b.target()))) {
             a.refuse(Status.UNAVAILABLE, 1);
             assertThat(ids.segment("order").next()).isEqualTo(5001);
+        }
+    }
+
+    @Test
+    void next_fourThreadsOnASilentServer_eachThrowsWithinItsOwnDeadline() throws Exception {
+        try (ScriptedServer a = new ScriptedServer(1);
+                IdClient ids = IdClient.builder().endpoints(List.of(a.target()))
+                        .deadline(Duration.ofSeconds(1)).callTimeout(Duration.ofSeconds(5))
+                        .build()) {
+            a.silent();
+            SegmentClient order = ids.segment("order");
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<Long>> waits = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    waits.add(pool.submit(() -> {
+                        long start = System.nanoTime();
+                        assertThatThrownBy(order::next)
+                                .isInstanceOf(IdServiceUnavailableException.class);
+                        return System.nanoTime() - start;
+                    }));
+                }
+                for (Future<Long> w : waits) {
+                    // Queued one after another, the fourth would wait 4 s.
+                    assertThat(w.get(30, TimeUnit.SECONDS)).as("ns until the exception")
+                            .isLessThan(TimeUnit.SECONDS.toNanos(2));
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void next_serverAnswersNoIds_backsOffUntilTheDeadline() throws Exception {
+        try (ScriptedServer a = new ScriptedServer(1);
+                IdClient ids = IdClient.builder().endpoints(List.of(a.target()))
+                        .segmentBatch(1).deadline(Duration.ofSeconds(3)).build()) {
+            SegmentClient order = ids.segment("order");
+            assertThat(order.next()).as("connected").isEqualTo(1);
+            a.emptySegments();
+            assertThatThrownBy(order::next)
+                    .isInstanceOf(IdServiceUnavailableException.class)
+                    .hasMessageContaining("UNAVAILABLE: answered no IDs");
+            // Backoffs of 250 ms doubling: asked at 0, 0.25, 0.75 and 1.75 s within the 3 s.
+            assertThat(a.callNanos).hasSizeLessThanOrEqualTo(1 + 4);
         }
     }
 
