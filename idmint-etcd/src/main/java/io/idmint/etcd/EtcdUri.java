@@ -2,6 +2,7 @@ package io.idmint.etcd;
 
 import io.idmint.spi.Durations;
 import io.idmint.spi.Passwords;
+import io.idmint.spi.Providers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,8 +54,6 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean 
             "(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)(:(\\d{1,5}))?");
     private static final Pattern PREFIX = Pattern.compile("(/[A-Za-z0-9._-]+)+");
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]+");
-    private static final Pattern SECRET =
-            Pattern.compile("(?i)((?:password|secret|token)=)[^&]*|//[^/@]*@");
     private static final Set<String> OPTIONS = Set.of("timeout", "ca-file", "cert-file",
             "key-file", "user", "password-file", "password-env");
 
@@ -207,13 +206,8 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean 
         }
     }
 
-    /** The URI with anything that looks like a password masked, for messages. */
-    static String redact(String uri) {
-        return uri == null ? null : SECRET.matcher(uri).replaceAll(m -> m.group(1) != null
-                ? Matcher.quoteReplacement(m.group(1)) + "***" : "//***@");
-    }
 
     private static IllegalArgumentException bad(String uri, String why) {
-        return new IllegalArgumentException("etcd URI '" + redact(uri) + "' " + why);
+        return new IllegalArgumentException("etcd URI '" + Providers.redact(uri) + "' " + why);
     }
 }

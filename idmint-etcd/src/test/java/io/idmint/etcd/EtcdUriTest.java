@@ -80,7 +80,7 @@ class EtcdUriTest {
     @Test
     void parse_passwordInTheUri_isRefusedWithoutQuotingIt() {
         assertThatThrownBy(() -> EtcdUri.parse("etcd://u:hunter2@h/x"))
-                .hasMessageContaining("etcd://***@h/x").hasMessageContaining("password-file=")
+                .hasMessageContaining("etcd://u:***@h/x").hasMessageContaining("password-file=")
                 .hasMessageNotContaining("hunter2");
         assertThatThrownBy(() -> EtcdUri.parse("etcd://h/x?user=u&password=hunter2"))
                 .hasMessageContaining("password=***").hasMessageContaining("password-env=")

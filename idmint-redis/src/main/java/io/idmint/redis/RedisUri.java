@@ -2,6 +2,7 @@ package io.idmint.redis;
 
 import io.idmint.spi.Durations;
 import io.idmint.spi.Names;
+import io.idmint.spi.Providers;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -9,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * A parsed range store URI: {@code redis[s]://[[user]:password@]host[:port][/namespace]} with
@@ -47,7 +47,6 @@ record RedisUri(boolean tls, String user, String password, String host, int port
     /** The query options, in the order error messages list them. */
     private static final List<String> OPTIONS = List.of("timeout", "persistence");
     /** The password part of the user information, for messages that quote the URI. */
-    private static final Pattern SECRET = Pattern.compile("^([A-Za-z]+://[^:@/?#]*:)[^@]*@");
 
     /**
      * Parses a range store URI.
@@ -158,13 +157,9 @@ record RedisUri(boolean tls, String user, String password, String host, int port
         }
     }
 
-    /** The URI with any password masked. */
-    static String redact(String uri) {
-        return uri == null ? null : SECRET.matcher(uri).replaceFirst("$1***@");
-    }
 
     private static IllegalArgumentException bad(String uri, String why) {
-        return new IllegalArgumentException("Redis URI '" + redact(uri) + "' " + why);
+        return new IllegalArgumentException("Redis URI '" + Providers.redact(uri) + "' " + why);
     }
 
     /** The URI without credentials, for messages. */

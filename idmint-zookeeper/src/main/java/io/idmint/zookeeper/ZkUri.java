@@ -2,6 +2,7 @@ package io.idmint.zookeeper;
 
 import io.idmint.spi.Durations;
 import io.idmint.spi.Passwords;
+import io.idmint.spi.Providers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,8 +66,6 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern HOST =
             Pattern.compile("([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(?::(\\d{1,5}))?");
-    private static final Pattern SECRET =
-            Pattern.compile("(?i)((?:password|secret|token)=)[^&]*|//[^/@]*@");
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]+");
     private static final List<String> OPTIONS = List.of("timeout", "session", "leaf-name",
             "ca-file", "cert-file", "key-file", "auth", "user", "password-file", "password-env");
@@ -234,13 +233,9 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
         }
     }
 
-    /** The URI with anything that looks like a password masked, for messages. */
-    static String redact(String uri) {
-        return uri == null ? null : SECRET.matcher(uri).replaceAll(m -> m.group(1) != null
-                ? Matcher.quoteReplacement(m.group(1)) + "***" : "//***@");
-    }
 
     private static IllegalArgumentException bad(String uri, String why) {
-        return new IllegalArgumentException("ZooKeeper URI '" + redact(uri) + "': " + why);
+        return new IllegalArgumentException(
+                "ZooKeeper URI '" + Providers.redact(uri) + "': " + why);
     }
 }

@@ -67,7 +67,7 @@ class ZkUriTest {
     @Test
     void parse_userInformationOrPassword_isRefusedWithoutQuotingThePassword() {
         assertThatThrownBy(() -> ZkUri.parse("zk://u:hunter2@h:1/x"))
-                .hasMessageContaining("zk://***@h:1/x").hasMessageContaining("user information")
+                .hasMessageContaining("zk://u:***@h:1/x").hasMessageContaining("user information")
                 .hasMessageNotContaining("hunter2");
         assertThatThrownBy(() -> ZkUri.parse("zk://h:1/x?auth=digest&user=u&password=hunter2"))
                 .hasMessageContaining("password=***")
