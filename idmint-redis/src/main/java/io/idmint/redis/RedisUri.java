@@ -46,7 +46,6 @@ record RedisUri(boolean tls, String user, String password, String host, int port
 
     /** The query options, in the order error messages list them. */
     private static final List<String> OPTIONS = List.of("timeout", "persistence");
-    /** The password part of the user information, for messages that quote the URI. */
 
     /**
      * Parses a range store URI.
