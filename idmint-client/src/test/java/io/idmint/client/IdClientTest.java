@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * IdClient against scripted gRPC servers on loopback: uniqueness and order under concurrent
- * takers, failover on refusal and silence, retry-after, the deadline exception, the NextIds
- * fallback and the bounded buffer.
+ * takers, failover on refusal and silence, retry-after, the deadline exception and the
+ * bounded buffer.
  */
 class IdClientTest {
 
@@ -198,17 +198,6 @@ class IdClientTest {
         } while (id > fromA);
         assertThat(ids.stats().orderingResets()).isEqualTo(1);
         assertThat(ids.stats().droppedIds()).isPositive();
-    }
-
-    @Test
-    void nextId_streamIdsUnimplemented_usesNextIds() throws Exception {
-        ScriptedServer s = server(7);
-        s.withoutStreams();
-        IdClient ids = client(IdClient.builder().endpoints(List.of(s.target())));
-        for (long want = 7; want < 3_007; want++) {
-            assertThat(ids.nextId()).isEqualTo(want);
-        }
-        assertThat(ids.stats().failovers()).isZero();
     }
 
     @Test
