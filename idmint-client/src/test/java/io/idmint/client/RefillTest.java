@@ -65,9 +65,10 @@ class RefillTest {
             throw new InternalError("scripted error");
         });
         try {
-            refill.wake();
             CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(() -> buffer.take(
                     600 * SECOND, () -> new IllegalStateException("timeout")));
+            PrefetchBufferTest.untilWaiting(buffer);
+            refill.wake();
             assertThatThrownBy(() -> waiting.get(30, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(IllegalStateException.class)
                     .hasRootCauseInstanceOf(InternalError.class)
