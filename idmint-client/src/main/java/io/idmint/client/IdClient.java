@@ -42,7 +42,6 @@ public final class IdClient implements AutoCloseable {
     private final Endpoints refillEndpoints;
     private final PrefetchBuffer buffer;
     private final Refill refill;
-    private final Duration deadline;
     private final long deadlineNanos;
     private final long callTimeoutNanos;
     private final int segmentBatch;
@@ -51,7 +50,6 @@ public final class IdClient implements AutoCloseable {
 
     private IdClient(Builder b, List<Endpoint> endpoints) {
         this.endpoints = endpoints;
-        this.deadline = b.deadline;
         this.deadlineNanos = b.deadline.toNanos();
         this.callTimeoutNanos = b.callTimeout.toNanos();
         this.segmentBatch = b.segmentBatch;
@@ -61,6 +59,7 @@ public final class IdClient implements AutoCloseable {
         this.refill = new Refill(refillEndpoints, buffer, new Demand(b.bufferSize,
                 System.nanoTime()), callTimeoutNanos);
         self[0] = refill;
+        Duration deadline = b.deadline;
         this.timedOut = () -> refillEndpoints.unavailable("no endpoint gave an ID", deadline);
     }
 
@@ -95,7 +94,8 @@ public final class IdClient implements AutoCloseable {
             throw new IllegalArgumentException("segment tag must not be blank: '" + tag + "'");
         }
         return segments.computeIfAbsent(tag, t -> new SegmentClient(t,
-                new Endpoints(endpoints, System::nanoTime), segmentBatch, deadline,
+                new Endpoints(endpoints, System::nanoTime), segmentBatch,
+                Duration.ofNanos(deadlineNanos),
                 callTimeoutNanos));
     }
 

@@ -99,8 +99,7 @@ final class Refill implements Runnable {
                         giveUp("refill failed");
                     }
                     // Not again at once: a fault that stays would spin and flood the log.
-                    LockSupport.parkNanos(this, Math.min(Endpoints.MAX_BACKOFF_NANOS,
-                            IDLE_PARK_NANOS << Math.min(failuresInRow++, 8)));
+                    LockSupport.parkNanos(this, Endpoints.backoffNanos(++failuresInRow));
                 }
             }
         } catch (Error e) {
