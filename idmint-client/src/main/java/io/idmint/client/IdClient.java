@@ -37,6 +37,8 @@ public final class IdClient implements AutoCloseable {
 
     /** The HTTP/2 window of each connection: the most IDs in flight to a full buffer. */
     static final int FLOW_CONTROL_WINDOW = 256 * 1024;
+    /** The most IDs buffered unless {@link Builder#bufferSize} says otherwise. */
+    public static final int DEFAULT_BUFFER_SIZE = 65_536;
 
     private final List<Endpoint> endpoints;
     private final Endpoints refillEndpoints;
@@ -146,7 +148,7 @@ public final class IdClient implements AutoCloseable {
     public static final class Builder {
 
         private List<String> targets = List.of();
-        private int bufferSize = 65_536;
+        private int bufferSize = DEFAULT_BUFFER_SIZE;
         private Duration deadline = Duration.ofSeconds(5);
         private Duration callTimeout = Duration.ofSeconds(1);
         private int segmentBatch = 100;

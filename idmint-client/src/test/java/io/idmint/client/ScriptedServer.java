@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A grpc-java server on loopback that answers the client's calls as a test scripts it: IDs
- * counted up from a start it is given, or refusals (a status with an optional
+ * counted up from a start it is given, or refusals (UNAVAILABLE with an optional
  * {@code retry-after}), or silence (a stopped server). It records when each call came and its
  * {@code authorization} header, and stands in for the faults a real server is not made to show
  * on demand; the real servers are in idmint-server's IdClientFailoverIT.
@@ -48,7 +48,6 @@ final class ScriptedServer implements AutoCloseable {
     /** The {@code authorization} header of each call that carried one. */
     final List<String> authorizations = new CopyOnWriteArrayList<>();
     private volatile Mode mode = Mode.SERVE;
-    private volatile Status refusal = Status.UNAVAILABLE;
     private volatile long retryAfterSeconds;
     private volatile boolean emptySegments;
     private final Server server;
@@ -96,9 +95,8 @@ final class ScriptedServer implements AutoCloseable {
         mode = Mode.SERVE;
     }
 
-    /** Refuses every call with {@code status} and, when above 0, a retry-after trailer. */
-    void refuse(Status status, long retryAfterSeconds) {
-        this.refusal = status;
+    /** Refuses every call with UNAVAILABLE and, when above 0, a retry-after trailer. */
+    void refuse(long retryAfterSeconds) {
         this.retryAfterSeconds = retryAfterSeconds;
         mode = Mode.REFUSE;
     }
@@ -124,7 +122,8 @@ final class ScriptedServer implements AutoCloseable {
             if (retryAfterSeconds > 0) {
                 trailers.put(Endpoints.RETRY_AFTER, Long.toString(retryAfterSeconds));
             }
-            out.onError(refusal.withDescription("scripted refusal").asRuntimeException(trailers));
+            out.onError(Status.UNAVAILABLE.withDescription("scripted refusal")
+                    .asRuntimeException(trailers));
             return true;
         }
         return mode == Mode.SILENT;
