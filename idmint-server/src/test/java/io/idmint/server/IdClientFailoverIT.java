@@ -119,6 +119,8 @@ class IdClientFailoverIT {
                     + "C killed " + stats)).isGreaterThanOrEqualTo(3);
             assertThat(stats.orderingResets()).as(procs.describe(stats.toString())).isZero();
             check(perThread, heldWorkers(nodes), start);
+            assertThat(b.stderr()).as(procs.describe("B lost its lease while stopped"))
+                    .contains("-> LOST");
             Set<Integer> heldByB = heldWorkers(List.of(b));
             for (long[] ids : perThread) {
                 int worker = LAYOUT.decode(ids[ids.length - 1]).workerId();
