@@ -101,7 +101,7 @@ public class IdClientBenchmark {
     @TearDown(Level.Trial)
     public void stop() throws Exception {
         System.out.println("\n[client] " + client.stats() + ", memory at most "
-                + 8 * (65_536 + 1000) / 1024
+                + 8 * (IdClient.DEFAULT_BUFFER_SIZE + 1000) / 1024
                 + " KiB of IDs + 4 batches ahead + 256 KiB HTTP/2 window");
         client.close();
         server.destroy();

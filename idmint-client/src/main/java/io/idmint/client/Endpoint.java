@@ -11,9 +11,6 @@ final class Endpoint {
     final IdServiceGrpc.IdServiceStub async;
     final IdServiceGrpc.IdServiceBlockingStub blocking;
 
-    /** False once it answered StreamIds with UNIMPLEMENTED: NextIds then. */
-    volatile boolean streams = true;
-
     Endpoint(String target, ManagedChannel channel) {
         this.target = target;
         this.channel = channel;

@@ -29,10 +29,13 @@ final class Endpoints {
     private static final class Health {
         /** Failures since its last success; the backoff doubles with each. */
         int failures;
-        /** Not to be asked before this nanoTime, when {@link #avoided}. */
+        /** Not to be asked before this nanoTime. */
         long avoidUntil;
-        boolean avoided;
         String lastFailure = "none";
+
+        Health(long now) {
+            this.avoidUntil = now;
+        }
     }
 
     private final List<Endpoint> all;
@@ -44,10 +47,11 @@ final class Endpoints {
     Endpoints(List<Endpoint> all, LongSupplier nanoTime) {
         this.all = List.copyOf(all);
         this.health = new Health[all.size()];
-        for (int i = 0; i < health.length; i++) {
-            health[i] = new Health();
-        }
         this.nanoTime = nanoTime;
+        long now = nanoTime.getAsLong();
+        for (int i = 0; i < health.length; i++) {
+            health[i] = new Health(now);
+        }
     }
 
     /**
@@ -59,8 +63,7 @@ final class Endpoints {
         for (int k = 0; k < all.size(); k++) {
             int i = (current + k) % all.size();
             Health h = health[i];
-            if (!h.avoided || now - h.avoidUntil >= 0) {
-                h.avoided = false;
+            if (now - h.avoidUntil >= 0) {
                 current = i;
                 return all.get(i);
             }
@@ -73,7 +76,7 @@ final class Endpoints {
         long now = nanoTime.getAsLong();
         long least = Long.MAX_VALUE;
         for (Health h : health) {
-            least = Math.min(least, h.avoided ? Math.max(0, h.avoidUntil - now) : 0);
+            least = Math.min(least, Math.max(0, h.avoidUntil - now));
         }
         return least;
     }
@@ -93,9 +96,7 @@ final class Endpoints {
         Health h = health[i];
         h.failures++;
         long seconds = retryAfterSeconds(trailers);
-        long wait = seconds > 0 ? TimeUnit.SECONDS.toNanos(seconds)
-                : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(h.failures - 1, 6));
-        h.avoided = true;
+        long wait = seconds > 0 ? TimeUnit.SECONDS.toNanos(seconds) : backoffNanos(h.failures);
         h.avoidUntil = nanoTime.getAsLong() + wait;
         h.lastFailure = status.getCode() + (status.getDescription() == null ? ""
                 : ": " + status.getDescription())
@@ -104,6 +105,15 @@ final class Endpoints {
             current = (i + 1) % all.size();
             failovers++;
         }
+    }
+
+    /**
+     * The wait after {@code failuresInRow} failures in a row (1 or more): 250 ms, doubling with
+     * each further failure up to 8 s.
+     */
+    static long backoffNanos(int failuresInRow) {
+        return Math.min(MAX_BACKOFF_NANOS,
+                FIRST_BACKOFF_NANOS << Math.min(Math.max(failuresInRow, 1) - 1, 6));
     }
 
     /** How many times a failure moved this user to the next endpoint. */

@@ -37,12 +37,13 @@ public final class IdClient implements AutoCloseable {
 
     /** The HTTP/2 window of each connection: the most IDs in flight to a full buffer. */
     static final int FLOW_CONTROL_WINDOW = 256 * 1024;
+    /** The most IDs buffered unless {@link Builder#bufferSize} says otherwise. */
+    public static final int DEFAULT_BUFFER_SIZE = 65_536;
 
     private final List<Endpoint> endpoints;
     private final Endpoints refillEndpoints;
     private final PrefetchBuffer buffer;
     private final Refill refill;
-    private final Duration deadline;
     private final long deadlineNanos;
     private final long callTimeoutNanos;
     private final int segmentBatch;
@@ -51,7 +52,6 @@ public final class IdClient implements AutoCloseable {
 
     private IdClient(Builder b, List<Endpoint> endpoints) {
         this.endpoints = endpoints;
-        this.deadline = b.deadline;
         this.deadlineNanos = b.deadline.toNanos();
         this.callTimeoutNanos = b.callTimeout.toNanos();
         this.segmentBatch = b.segmentBatch;
@@ -61,6 +61,7 @@ public final class IdClient implements AutoCloseable {
         this.refill = new Refill(refillEndpoints, buffer, new Demand(b.bufferSize,
                 System.nanoTime()), callTimeoutNanos);
         self[0] = refill;
+        Duration deadline = b.deadline;
         this.timedOut = () -> refillEndpoints.unavailable("no endpoint gave an ID", deadline);
     }
 
@@ -95,7 +96,8 @@ public final class IdClient implements AutoCloseable {
             throw new IllegalArgumentException("segment tag must not be blank: '" + tag + "'");
         }
         return segments.computeIfAbsent(tag, t -> new SegmentClient(t,
-                new Endpoints(endpoints, System::nanoTime), segmentBatch, deadline,
+                new Endpoints(endpoints, System::nanoTime), segmentBatch,
+                Duration.ofNanos(deadlineNanos),
                 callTimeoutNanos));
     }
 
@@ -146,7 +148,7 @@ public final class IdClient implements AutoCloseable {
     public static final class Builder {
 
         private List<String> targets = List.of();
-        private int bufferSize = 65_536;
+        private int bufferSize = DEFAULT_BUFFER_SIZE;
         private Duration deadline = Duration.ofSeconds(5);
         private Duration callTimeout = Duration.ofSeconds(1);
         private int segmentBatch = 100;

@@ -53,7 +53,8 @@ final class PrefetchBuffer {
     private Batch tail = head;
     /** IDs appended so far; written by the refill only. */
     private volatile long appended;
-    private final AtomicInteger waiters = new AtomicInteger();
+    /** Takers in {@link #await}; package-private for tests that wait until one waits. */
+    final AtomicInteger waiters = new AtomicInteger();
     private final Object signal = new Object();
     private final Runnable wakeRefill;
     private volatile boolean closed;
@@ -109,13 +110,16 @@ final class PrefetchBuffer {
         }
     }
 
-    /** Waits until a batch follows {@code b}, the buffer closes, or {@code nanos} pass. */
+    /**
+     * Waits until a batch follows {@code b}, the buffer closes (as {@link #fail} does too), or
+     * {@code nanos} pass.
+     */
     private void await(Batch b, long nanos) {
         waiters.incrementAndGet();
         wakeRefill.run();
         try {
             synchronized (signal) {
-                if (b.next == null && !closed && failure == null) {
+                if (b.next == null && !closed) {
                     TimeUnit.NANOSECONDS.timedWait(signal, nanos);
                 }
             }
@@ -149,14 +153,13 @@ final class PrefetchBuffer {
      * more (one read of the head tells how many were handed out, see {@link Batch}).
      */
     long buffered() {
-        Batch h = head;
-        long handedOut = h.start + Math.min(h.taken, h.size);
-        return Math.max(0, appended - handedOut);
+        return Math.max(0, appended - takenTotal());
     }
 
     /** IDs handed out so far (approximate while takers run). */
     long takenTotal() {
-        return appended - buffered();
+        Batch h = head;
+        return h.start + Math.min(h.taken, h.size);
     }
 
     /**

@@ -1,10 +1,8 @@
 package io.idmint.client;
 
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
-import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextIdsResponse;
 import io.idmint.grpc.v1.StreamIdsRequest;
 import java.util.concurrent.BlockingQueue;
@@ -16,8 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * The thread that keeps a {@link PrefetchBuffer} filled (see docs/client.md). It holds one
  * StreamIds call open on the current endpoint and pulls its batches only while the buffer holds
  * fewer IDs than {@link Demand} asks for: the call is flow-controlled, so a full buffer pauses
- * the server's stream instead of piling IDs up. An endpoint that answers StreamIds with
- * UNIMPLEMENTED is asked with NextIds instead. A call that fails, or delivers nothing within
+ * the server's stream instead of piling IDs up. A call that fails, or delivers nothing within
  * the call timeout (a stopped server sends neither IDs nor an error), is given up and the next
  * endpoint asked.
  *
@@ -31,8 +28,6 @@ final class Refill implements Runnable {
     private static final System.Logger LOG = System.getLogger(Refill.class.getName());
     /** The count of one StreamIds call: the most the server allows; another follows it. */
     static final long STREAM_COUNT = 100_000_000L;
-    /** The count of one NextIds call, for servers without StreamIds. */
-    static final int UNARY_COUNT = 1000;
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final Object DONE = new Object();
     /** Batches asked for ahead of the refill, so that one is waiting when it wants one. */
@@ -104,8 +99,7 @@ final class Refill implements Runnable {
                         giveUp("refill failed");
                     }
                     // Not again at once: a fault that stays would spin and flood the log.
-                    LockSupport.parkNanos(this, Math.min(Endpoints.MAX_BACKOFF_NANOS,
-                            IDLE_PARK_NANOS << Math.min(failuresInRow++, 8)));
+                    LockSupport.parkNanos(this, Endpoints.backoffNanos(++failuresInRow));
                 }
             }
         } catch (Error e) {
@@ -128,10 +122,6 @@ final class Refill implements Runnable {
             Endpoint e = endpoints.pick();
             if (e == null) {
                 LockSupport.parkNanos(this, Math.min(IDLE_PARK_NANOS, endpoints.untilNext()));
-                return;
-            }
-            if (!e.streams) {
-                unary(e);
                 return;
             }
             call = new Call(e);
@@ -160,25 +150,8 @@ final class Refill implements Runnable {
             giveUp("no IDs within the call timeout");
         } else {
             Throwable t = (Throwable) item;
-            Status status = Status.fromThrowable(t);
             call = null;
-            if (status.getCode() == Status.Code.UNIMPLEMENTED) {
-                e.streams = false;
-            } else {
-                endpoints.failed(e, status, Status.trailersFromThrowable(t));
-            }
-        }
-    }
-
-    private void unary(Endpoint e) {
-        try {
-            NextIdsResponse batch = e.blocking
-                    .withDeadlineAfter(callTimeoutNanos, TimeUnit.NANOSECONDS)
-                    .nextIds(NextIdsRequest.newBuilder().setCount(UNARY_COUNT).build());
-            endpoints.succeeded(e);
-            accept(batch);
-        } catch (StatusRuntimeException x) {
-            endpoints.failed(e, x.getStatus(), x.getTrailers());
+            endpoints.failed(e, Status.fromThrowable(t), Status.trailersFromThrowable(t));
         }
     }
 

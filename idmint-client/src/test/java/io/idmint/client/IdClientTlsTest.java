@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * TLS and mTLS against a grpc-java server with certificates of a throw-away CA; a client that
  * trusts another CA, or presents no certificate to a server that wants one, gets no ID;
- * {@code useTls()} trusts the JDK's authorities; a token never goes out in plaintext but to a
- * loopback host.
+ * {@code useTls()} trusts the JDK's authorities; a token goes out as {@code Bearer} header,
+ * and never in plaintext but to a loopback host.
  */
 class IdClientTlsTest {
 
@@ -95,6 +95,8 @@ class IdClientTlsTest {
                 IdClient ids = IdClient.builder().endpoints(List.of(s.target())).useTls()
                         .token("secret").build()) {
             assertThat(ids.nextId()).isEqualTo(100);
+            assertThat(s.authorizations).as("the authorization header of each call")
+                    .isNotEmpty().containsOnly("Bearer secret");
         } finally {
             was.forEach((k, v) -> {
                 if (v == null) {

@@ -114,6 +114,7 @@ class PrefetchBufferTest {
         PrefetchBuffer buffer = new PrefetchBuffer(() -> { });
         CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(
                 () -> buffer.take(60 * SECOND, () -> new IllegalStateException("timeout")));
+        untilWaiting(buffer);
         buffer.append(new long[] {42, 43}, 2);
         assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo(42);
         assertThat(buffer.buffered()).isEqualTo(1);
@@ -124,8 +125,16 @@ class PrefetchBufferTest {
         PrefetchBuffer buffer = new PrefetchBuffer(() -> { });
         CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(
                 () -> buffer.take(600 * SECOND, () -> new IllegalStateException("timeout")));
+        untilWaiting(buffer);
         buffer.close();
         assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
                 .hasCauseInstanceOf(IllegalStateException.class);
+    }
+
+    /** Returns once a taker waits in {@code buffer}: only a notify can wake it then. */
+    static void untilWaiting(PrefetchBuffer buffer) {
+        while (buffer.waiters.get() == 0) {
+            Thread.onSpinWait();
+        }
     }
 }

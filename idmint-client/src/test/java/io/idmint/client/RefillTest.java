@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,31 +30,39 @@ class RefillTest {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
 
-    /** A refill whose endpoint choice reads {@code clock}, which a test makes throw. */
-    private Refill refill(PrefetchBuffer buffer, LongSupplier clock) {
-        Endpoints endpoints = new Endpoints(List.of(new Endpoint("127.0.0.1:1", channel)), clock);
+    /** A refill whose endpoint choice runs {@code fault} (which throws) once it is built. */
+    private Refill refill(PrefetchBuffer buffer, Runnable fault) {
+        AtomicBoolean built = new AtomicBoolean();
+        Endpoints endpoints = new Endpoints(List.of(new Endpoint("127.0.0.1:1", channel)), () -> {
+            if (built.get()) {
+                fault.run();
+            }
+            return System.nanoTime();
+        });
+        built.set(true);
         return new Refill(endpoints, buffer, new Demand(1000, System.nanoTime()), SECOND);
     }
 
     @Test
     void run_stepThrowsARuntimeException_backsOffBetweenTries() throws Exception {
         List<Long> tries = new CopyOnWriteArrayList<>();
-        CountDownLatch fiveTries = new CountDownLatch(5);
+        CountDownLatch fourTries = new CountDownLatch(4);
         Refill refill = refill(new PrefetchBuffer(() -> { }), () -> {
             tries.add(System.nanoTime());
-            fiveTries.countDown();
+            fourTries.countDown();
             throw new IllegalStateException("scripted fault");
         });
         refill.wake();
         try {
-            assertThat(fiveTries.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(fourTries.await(30, TimeUnit.SECONDS)).isTrue();
         } finally {
             refill.close(5 * SECOND);
         }
-        // The first park may return at once (the start's wake left a permit).
-        for (int i = 2; i < 5; i++) {
+        // The first park may return at once (the start's wake left a permit); then the
+        // endpoints' backoff: 500 ms after the second failure, 1 s after the third.
+        for (int i = 2; i < 4; i++) {
             assertThat(tries.get(i) - tries.get(i - 1)).as("ns from try %d to the next", i - 1)
-                    .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+                    .isGreaterThanOrEqualTo(Endpoints.backoffNanos(i));
         }
     }
 
@@ -65,9 +73,10 @@ class RefillTest {
             throw new InternalError("scripted error");
         });
         try {
-            refill.wake();
             CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(() -> buffer.take(
                     600 * SECOND, () -> new IllegalStateException("timeout")));
+            PrefetchBufferTest.untilWaiting(buffer);
+            refill.wake();
             assertThatThrownBy(() -> waiting.get(30, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(IllegalStateException.class)
                     .hasRootCauseInstanceOf(InternalError.class)

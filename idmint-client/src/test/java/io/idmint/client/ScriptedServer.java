@@ -2,13 +2,16 @@ package io.idmint.client;
 
 import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.idmint.grpc.v1.IdServiceGrpc;
-import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextIdsResponse;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
 import io.idmint.grpc.v1.StreamIdsRequest;
@@ -25,12 +28,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A grpc-java server on loopback that answers the client's calls as a test scripts it: IDs
- * counted up from a start it is given, or refusals (a status with an optional
- * {@code retry-after}), or silence (a stopped server). It records when each call came, and
- * stands in for the faults a real server is not made to show on demand; the real servers are
- * in idmint-server's IdClientFailoverIT.
+ * counted up from a start it is given, or refusals (UNAVAILABLE with an optional
+ * {@code retry-after}), or silence (a stopped server). It records when each call came and its
+ * {@code authorization} header, and stands in for the faults a real server is not made to show
+ * on demand; the real servers are in idmint-server's IdClientFailoverIT.
  */
 final class ScriptedServer implements AutoCloseable {
+
+    private static final Metadata.Key<String> AUTHORIZATION =
+            Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
     /** How the server answers the next calls. */
     enum Mode {
@@ -39,10 +45,10 @@ final class ScriptedServer implements AutoCloseable {
 
     final AtomicLong next;
     final List<Long> callNanos = new CopyOnWriteArrayList<>();
+    /** The {@code authorization} header of each call that carried one. */
+    final List<String> authorizations = new CopyOnWriteArrayList<>();
     private volatile Mode mode = Mode.SERVE;
-    private volatile Status refusal = Status.UNAVAILABLE;
     private volatile long retryAfterSeconds;
-    private volatile boolean streams = true;
     private volatile boolean emptySegments;
     private final Server server;
 
@@ -54,7 +60,17 @@ final class ScriptedServer implements AutoCloseable {
     ScriptedServer(long firstId, TestPki pki, Path clientCa) {
         this.next = new AtomicLong(firstId);
         NettyServerBuilder b = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .addService(new Service());
+                .addService(ServerInterceptors.intercept(new Service(), new ServerInterceptor() {
+                    @Override
+                    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call,
+                            Metadata headers, ServerCallHandler<Q, R> next) {
+                        String value = headers.get(AUTHORIZATION);
+                        if (value != null) {
+                            authorizations.add(value);
+                        }
+                        return next.startCall(call, headers);
+                    }
+                }));
         try {
             if (pki != null) {
                 TestPki.Issued cert = pki.server("scripted");
@@ -79,20 +95,14 @@ final class ScriptedServer implements AutoCloseable {
         mode = Mode.SERVE;
     }
 
-    /** Refuses every call with {@code status} and, when above 0, a retry-after trailer. */
-    void refuse(Status status, long retryAfterSeconds) {
-        this.refusal = status;
+    /** Refuses every call with UNAVAILABLE and, when above 0, a retry-after trailer. */
+    void refuse(long retryAfterSeconds) {
         this.retryAfterSeconds = retryAfterSeconds;
         mode = Mode.REFUSE;
     }
 
     void silent() {
         mode = Mode.SILENT;
-    }
-
-    /** Answers StreamIds with UNIMPLEMENTED, as a server without it would. */
-    void withoutStreams() {
-        streams = false;
     }
 
     /** Answers NextSegmentIds with no IDs. */
@@ -112,7 +122,8 @@ final class ScriptedServer implements AutoCloseable {
             if (retryAfterSeconds > 0) {
                 trailers.put(Endpoints.RETRY_AFTER, Long.toString(retryAfterSeconds));
             }
-            out.onError(refusal.withDescription("scripted refusal").asRuntimeException(trailers));
+            out.onError(Status.UNAVAILABLE.withDescription("scripted refusal")
+                    .asRuntimeException(trailers));
             return true;
         }
         return mode == Mode.SILENT;
@@ -130,19 +141,7 @@ final class ScriptedServer implements AutoCloseable {
     private final class Service extends IdServiceGrpc.IdServiceImplBase {
 
         @Override
-        public void nextIds(NextIdsRequest request, StreamObserver<NextIdsResponse> out) {
-            if (!refused(out)) {
-                out.onNext(batch(request.getCount()));
-                out.onCompleted();
-            }
-        }
-
-        @Override
         public void streamIds(StreamIdsRequest request, StreamObserver<NextIdsResponse> out) {
-            if (!streams) {
-                out.onError(Status.UNIMPLEMENTED.asRuntimeException());
-                return;
-            }
             if (refused(out)) {
                 return;
             }

@@ -3,7 +3,6 @@ package io.idmint.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.grpc.Status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +47,7 @@ class SegmentClientTest {
         try (ScriptedServer a = new ScriptedServer(1);
                 ScriptedServer b = new ScriptedServer(5001);
                 IdClient ids = IdClient.connect(List.of(a.target(), b.target()))) {
-            a.refuse(Status.UNAVAILABLE, 1);
+            a.refuse(1);
             assertThat(ids.segment("order").next()).isEqualTo(5001);
         }
     }
@@ -104,7 +103,7 @@ class SegmentClientTest {
         try (ScriptedServer a = new ScriptedServer(1);
                 IdClient ids = IdClient.builder().endpoints(List.of(a.target()))
                         .deadline(Duration.ofMillis(600)).build()) {
-            a.refuse(Status.UNAVAILABLE, 0);
+            a.refuse(0);
             assertThatThrownBy(() -> ids.segment("order").next())
                     .isInstanceOf(IdServiceUnavailableException.class)
                     .hasMessageStartingWith("no ID of segment tag 'order' within 600 ms")

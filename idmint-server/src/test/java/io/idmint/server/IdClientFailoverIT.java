@@ -29,10 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Java client (docs/client.md) against three real {@code serve} processes on one real etcd:
- * four threads draw 2,000,000 IDs through one {@link IdClient} while the server it uses is
- * killed (-9), then the next one is SIGSTOPped past its lease TTL and SIGCONTed. No caller sees
- * an error (one server always remains), no ID comes twice, each thread's IDs increase, and every
- * ID decodes to a worker one of the servers held.
+ * four threads draw 2,000,000 IDs through one {@link IdClient} while the server it uses (A) is
+ * killed (-9), then the next one (B) is SIGSTOPped past its lease TTL, then SIGCONTed and the
+ * third (C) killed too, so that the client must go back to B, which lost its lease and must
+ * claim a worker again before it serves. No caller sees an error (the deadline covers B's
+ * re-claim), no ID comes twice, each thread's IDs increase, every ID decodes to a worker one of
+ * the servers held, and the last ones to a worker B held.
  */
 class IdClientFailoverIT {
 
@@ -75,14 +77,17 @@ class IdClientFailoverIT {
         }
         Node a = nodes.get(0);
         Node b = nodes.get(1);
+        Node c = nodes.get(2);
         List<String> targets = nodes.stream().map(n -> "127.0.0.1:" + n.grpcPort).toList();
 
         CountDownLatch[] done = {new CountDownLatch(1), new CountDownLatch(1),
             new CountDownLatch(1)};
         AtomicLong drawn = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        // The deadline covers B's way back after its stop: it notices the lost lease, refuses
+        // (UNAVAILABLE with retry-after) and claims a worker again, a few seconds with SHORT.
         try (IdClient client = IdClient.builder().endpoints(targets)
-                .callTimeout(Duration.ofSeconds(1)).deadline(Duration.ofSeconds(20)).build()) {
+                .callTimeout(Duration.ofSeconds(1)).deadline(Duration.ofSeconds(30)).build()) {
             List<Future<long[]>> draws = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
                 draws.add(pool.submit(() -> draw(client, drawn, done)));
@@ -100,7 +105,9 @@ class IdClientFailoverIT {
             procs.await(Duration.ofSeconds(30), "B stopped past its lease TTL",
                     () -> System.nanoTime() - stoppedAt > TimeUnit.MILLISECONDS.toNanos(
                             RegistryFaultIT.TTL_MILLIS + 1_000), () -> "still within it");
+            // B, SIGCONTed, has lost its lease; with C killed it is the only server left.
             b.signal("CONT");
+            c.kill9();
             done[2].countDown();
 
             List<long[]> perThread = new ArrayList<>();
@@ -108,10 +115,18 @@ class IdClientFailoverIT {
                 perThread.add(f.get(60, TimeUnit.SECONDS));
             }
             IdClient.Stats stats = client.stats();
-            assertThat(stats.failovers()).as(procs.describe("failovers: A killed, B stopped "
-                    + stats)).isGreaterThanOrEqualTo(2);
+            assertThat(stats.failovers()).as(procs.describe("failovers: A killed, B stopped, "
+                    + "C killed " + stats)).isGreaterThanOrEqualTo(3);
             assertThat(stats.orderingResets()).as(procs.describe(stats.toString())).isZero();
             check(perThread, heldWorkers(nodes), start);
+            assertThat(b.stderr()).as(procs.describe("B lost its lease while stopped"))
+                    .contains("-> LOST");
+            Set<Integer> heldByB = heldWorkers(List.of(b));
+            for (long[] ids : perThread) {
+                int worker = LAYOUT.decode(ids[ids.length - 1]).workerId();
+                assertThat(heldByB).as(procs.describe("the worker of a thread's last ID, drawn "
+                        + "after C's kill: one B held")).contains(worker);
+            }
             System.out.printf("[client failover] %d IDs by %d threads, %s%n",
                     THREADS * PER_THREAD, THREADS, stats);
         } finally {
