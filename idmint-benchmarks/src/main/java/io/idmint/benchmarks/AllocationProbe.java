@@ -1,17 +1,16 @@
 package io.idmint.benchmarks;
 
 import com.sun.tools.attach.VirtualMachine;
-import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
-import io.grpc.MethodDescriptor;
 import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.ClientCalls;
+import io.idmint.grpc.v1.IdServiceGrpc;
+import io.idmint.grpc.v1.NextIdsRequest;
+import io.idmint.grpc.v1.NextIdsResponse;
+import io.idmint.grpc.v1.StreamIdsRequest;
 import java.io.BufferedInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.net.Socket;
@@ -85,6 +84,8 @@ public final class AllocationProbe {
             }
             ManagedChannel channel = NettyChannelBuilder.forAddress(HOST, grpcPort)
                     .usePlaintext().build();
+            // The generated stub: the client's own allocations are not measured.
+            IdServiceGrpc.IdServiceBlockingStub grpc = IdServiceGrpc.newBlockingStub(channel);
             try {
                 System.out.printf("%-34s %19s %19s%n", "route (server-side heap bytes)",
                         "idmint", "bare Vert.x");
@@ -94,12 +95,12 @@ public final class AllocationProbe {
                 row("GET /api/v1/ids?count=1", idmint.perRequest(n, 1, api::check), null);
                 row("GET /api/segment/get/{tag}", idmint.perRequest(n, 1, segment::check), null);
                 row("gRPC NextIds count=1", idmint.perRequest(n, 1,
-                        () -> nextIds(channel, 1)), null);
+                        () -> nextIds(grpc, 1)), null);
                 row("gRPC NextIds count=100", idmint.perRequest(n, 1,
-                        () -> nextIds(channel, 100)), null);
+                        () -> nextIds(grpc, 100)), null);
                 int calls = Math.max(1, n / STREAM_BATCHES);
                 row("gRPC StreamIds, per 1000-ID batch", idmint.perRequest(calls,
-                        STREAM_BATCHES, () -> streamIds(channel, STREAM_BATCHES)), null);
+                        STREAM_BATCHES, () -> streamIds(grpc, STREAM_BATCHES)), null);
                 System.out.printf("(median (min-max) of %d rounds of %d requests, each route "
                         + "warmed up with %d first; StreamIds: %d calls of %d batches)%n",
                         ROUNDS, n, n, calls, STREAM_BATCHES);
@@ -113,75 +114,19 @@ public final class AllocationProbe {
         System.out.printf("%-34s %19s %19s%n", route, idmint, bare == null ? "-" : bare);
     }
 
-    private static final MethodDescriptor.Marshaller<byte[]> BYTES =
-            new MethodDescriptor.Marshaller<>() {
-                @Override
-                public InputStream stream(byte[] value) {
-                    return new ByteArrayInputStream(value);
-                }
-
-                @Override
-                public byte[] parse(InputStream in) {
-                    try {
-                        return in.readAllBytes();
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }
-            };
-    private static final MethodDescriptor<byte[], byte[]> NEXT_IDS = method("NextIds",
-            MethodDescriptor.MethodType.UNARY);
-    private static final MethodDescriptor<byte[], byte[]> STREAM_IDS = method("StreamIds",
-            MethodDescriptor.MethodType.SERVER_STREAMING);
-
-    private static MethodDescriptor<byte[], byte[]> method(String name,
-            MethodDescriptor.MethodType type) {
-        return MethodDescriptor.<byte[], byte[]>newBuilder().setType(type)
-                .setFullMethodName("idmint.v1.IdService/" + name)
-                .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
-    }
-
-    /** {@code {count: n}}: field 1 as a varint, in NextIdsRequest and StreamIdsRequest alike. */
-    private static byte[] countRequest(int n) {
-        byte[] b = new byte[6];
-        b[0] = 0x08;
-        int len = 1;
-        for (long v = n; ; v >>>= 7) {
-            if (v < 0x80) {
-                b[len++] = (byte) v;
-                return Arrays.copyOf(b, len);
-            }
-            b[len++] = (byte) ((v & 0x7f) | 0x80);
+    private static void nextIds(IdServiceGrpc.IdServiceBlockingStub ids, int count) {
+        int got = ids.nextIds(NextIdsRequest.newBuilder().setCount(count).build()).getIdsCount();
+        if (got != count) {
+            throw new IllegalStateException("NextIds count=" + count + " gave " + got + " IDs");
         }
     }
 
-    /** IDs in a NextIdsResponse: its packed field 1 holds one varint per ID. */
-    private static int idsIn(byte[] reply) {
-        int ids = 0;
-        for (int i = 2; i < reply.length; i++) {
-            if (reply[i] >= 0) {
-                ids++;
-            }
-        }
-        // The length varint takes one byte for one ID, two for more than 14 (9 bytes each).
-        return reply.length > 0 && reply[0] == 0x0a ? ids - (reply[1] < 0 ? 1 : 0) : -1;
-    }
-
-    private static void nextIds(ManagedChannel channel, int count) {
-        byte[] reply = ClientCalls.blockingUnaryCall(channel, NEXT_IDS, CallOptions.DEFAULT,
-                countRequest(count));
-        if (idsIn(reply) != count) {
-            throw new IllegalStateException("NextIds count=" + count + " gave " + idsIn(reply)
-                    + " IDs");
-        }
-    }
-
-    private static void streamIds(ManagedChannel channel, int batches) {
-        Iterator<byte[]> replies = ClientCalls.blockingServerStreamingCall(channel, STREAM_IDS,
-                CallOptions.DEFAULT, countRequest(batches * 1000));
+    private static void streamIds(IdServiceGrpc.IdServiceBlockingStub ids, int batches) {
+        Iterator<NextIdsResponse> replies = ids.streamIds(
+                StreamIdsRequest.newBuilder().setCount(batches * 1000L).build());
         int got = 0;
         while (replies.hasNext()) {
-            if (idsIn(replies.next()) != 1000) {
+            if (replies.next().getIdsCount() != 1000) {
                 throw new IllegalStateException("a StreamIds batch was not 1000 IDs");
             }
             got++;

@@ -29,8 +29,8 @@ final class CdsTraining {
         if (code != Main.OK) {
             throw new IllegalStateException("training next exited " + code);
         }
-        // serve opens its embedded segment store after ready, on a thread of its own: the
-        // classes of that store come from here, so that every build archives the same ones.
+        // serve connects to its embedded segment store beside start-up, on a thread of its own:
+        // the classes of that store come from here, so that every build archives the same ones.
         code = Main.run(new String[] {"segment", "list", "--data-dir",
             dir.resolve("segment").toString()}, Map.of(), out, new ByteArrayOutputStream(), false);
         if (code != Main.OK) {

@@ -115,12 +115,13 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             RequestPipeline pipeline, GrpcHealth health, GrpcIdStream.Pauses pauses, String host,
             int port, io.netty.handler.ssl.SslContext tls) throws IOException {
         Executor calls = executor();
+        ServerServiceDefinition api =
+                new GrpcApi(service, formats, segments, pipeline, pauses, calls).definition();
+        // Nothing to check or charge when unguarded: no caller to read, no context per call.
         return NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .sslContext(tls)
-                .addService(ServerInterceptors.intercept(
-                        new GrpcApi(service, formats, segments, pipeline, pauses, calls)
-                                .definition(),
-                        new GrpcCallers(pipeline)))
+                .addService(pipeline.guarded()
+                        ? ServerInterceptors.intercept(api, new GrpcCallers(pipeline)) : api)
                 // Probes and grpcurl carry no token, as HTTP's /health/* need none.
                 .addService(health.service())
                 .addService(ProtoReflectionServiceV1.newInstance())

@@ -16,8 +16,9 @@ import java.util.Set;
 /**
  * The authorise step for gRPC: reads who is calling from the {@code authorization} metadata and
  * the peer address, has the {@link RequestPipeline} check the token before the call runs, and
- * hands the caller to the handler (see {@link #current()}) for the charge step. When the
- * pipeline checks neither tokens nor rates, a call passes straight through.
+ * hands the caller to the handler (see {@link #current()}) for the charge step. It is used only
+ * when the pipeline is {@linkplain RequestPipeline#guarded() guarded}; otherwise a call never
+ * meets it and its caller is {@link RequestPipeline.Caller#NOBODY}.
  */
 final class GrpcCallers implements ServerInterceptor {
 
@@ -27,9 +28,8 @@ final class GrpcCallers implements ServerInterceptor {
             IdServiceGrpc.getCreateSegmentMethod().getFullMethodName(),
             IdServiceGrpc.getListSegmentsMethod().getFullMethodName());
 
-    /** The caller when the pipeline checks neither tokens nor rates: nobody in particular. */
     private static final Context.Key<RequestPipeline.Caller> CALLER =
-            Context.keyWithDefault("idmint-caller", new RequestPipeline.Caller(null, null));
+            Context.keyWithDefault("idmint-caller", RequestPipeline.Caller.NOBODY);
 
     private final RequestPipeline pipeline;
 
@@ -45,10 +45,6 @@ final class GrpcCallers implements ServerInterceptor {
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
             ServerCallHandler<Q, R> next) {
-        if (!pipeline.guarded()) {
-            // Nothing to check or charge: no caller to read, no context per call.
-            return next.startCall(call, headers);
-        }
         SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
         RequestPipeline.Caller caller = new RequestPipeline.Caller(
                 headers.get(GrpcApi.AUTHORIZATION),

@@ -75,13 +75,13 @@ record GrpcIdBatch(long[] ids, int n) {
                 handler);
     }
 
-    /** Bytes the reply takes: no field at all when empty, as protobuf writes it. */
-    int encodedSize() {
-        int body = bodySize();
+    /** Bytes the reply takes, given its {@link #bodySize()}: none at all when empty. */
+    static int encodedSize(int body) {
         return body == 0 ? 0 : 1 + varintSize(body) + body;
     }
 
-    private int bodySize() {
+    /** Bytes the packed IDs take, without the field's tag and length. */
+    int bodySize() {
         int size = 0;
         for (int i = 0; i < n; i++) {
             size += varintSize(ids[i]);
@@ -89,9 +89,12 @@ record GrpcIdBatch(long[] ids, int n) {
         return size;
     }
 
-    /** Writes the reply to {@code out}, a chunk at a time; returns the bytes written. */
-    int writeTo(OutputStream out) throws IOException {
-        int body = bodySize();
+    /**
+     * Writes the reply to {@code out}, a chunk at a time; returns the bytes written.
+     *
+     * @param body the batch's {@link #bodySize()}
+     */
+    int writeTo(OutputStream out, int body) throws IOException {
         if (body == 0) {
             return 0;
         }
@@ -106,7 +109,7 @@ record GrpcIdBatch(long[] ids, int n) {
             p = varint(ids[i], buf, p);
         }
         out.write(buf, 0, p);
-        return 1 + varintSize(body) + body;
+        return encodedSize(body);
     }
 
     private static int varint(long v, byte[] buf, int p) {
@@ -139,10 +142,12 @@ record GrpcIdBatch(long[] ids, int n) {
     /**
      * A reply as gRPC takes it: its length known up front, and drained into gRPC's buffer
      * rather than read a byte at a time (read only if gRPC ever asks: then it is encoded once).
+     * gRPC asks the length before it drains, so the IDs are sized once per reply, not twice.
      */
     private static final class Encoded extends InputStream implements Drainable, KnownLength {
 
         private GrpcIdBatch batch;
+        private int body = -1;
         private ByteArrayInputStream read;
 
         Encoded(GrpcIdBatch batch) {
@@ -154,14 +159,21 @@ record GrpcIdBatch(long[] ids, int n) {
             if (read != null) {
                 return (int) read.transferTo(target);
             }
-            int written = batch == null ? 0 : batch.writeTo(target);
+            int written = batch == null ? 0 : batch.writeTo(target, body());
             batch = null;
             return written;
         }
 
         @Override
         public int available() {
-            return read != null ? read.available() : batch == null ? 0 : batch.encodedSize();
+            return read != null ? read.available() : batch == null ? 0 : encodedSize(body());
+        }
+
+        private int body() {
+            if (body < 0) {
+                body = batch.bodySize();
+            }
+            return body;
         }
 
         @Override
@@ -178,7 +190,7 @@ record GrpcIdBatch(long[] ids, int n) {
             if (read == null) {
                 var bytes = new java.io.ByteArrayOutputStream();
                 if (batch != null) {
-                    batch.writeTo(bytes);
+                    batch.writeTo(bytes, body());
                 }
                 batch = null;
                 read = new ByteArrayInputStream(bytes.toByteArray());

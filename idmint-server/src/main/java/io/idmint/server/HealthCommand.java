@@ -8,7 +8,6 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -94,16 +93,12 @@ final class HealthCommand implements Callable<Integer> {
      * Trusts the first certificate of {@code tls.cert}; with {@code tls.client-ca}, presents the
      * file's chain and {@code tls.key} as the client's own.
      */
-    private static SSLContext tls(Config config) throws IOException {
-        Path certFile = config.get(Config.TLS_CERT);
-        Path keyFile = config.get(Config.TLS_KEY);
-        if (keyFile == null) {
-            throw new IllegalArgumentException("tls.cert '" + certFile + "' is set but tls.key "
-                    + "is not: give both, as to serve");
-        }
-        TlsMaterial.Files files = new TlsMaterial.Files(certFile, keyFile, null);
-        return TlsMaterial.parse(files, Files.readAllBytes(certFile), Files.readAllBytes(keyFile),
-                null, Instant.now()).clientOfSelf(config.get(Config.TLS_CLIENT_CA) != null);
+    private static SSLContext tls(Config config) {
+        // As serve reads them; the client CA only says whether to present the certificate.
+        TlsMaterial.Files files = TlsMaterial.Files.of(config.get(Config.TLS_CERT),
+                config.get(Config.TLS_KEY), null);
+        return TlsMaterial.read(files, Instant.now())
+                .clientOfSelf(config.get(Config.TLS_CLIENT_CA) != null);
     }
 
     /**

@@ -41,7 +41,6 @@ final class HttpApi extends VerticleBase {
      */
     static final long MAX_BODY = 1024;
     /** The caller when the pipeline checks neither tokens nor rates. */
-    private static final RequestPipeline.Caller NOBODY = new RequestPipeline.Caller(null, null);
 
     private final RequestPipeline pipeline;
     private final Metrics metrics;
@@ -196,7 +195,7 @@ final class HttpApi extends VerticleBase {
 
     /** Who is calling, read only when the pipeline checks tokens or rates. */
     private RequestPipeline.Caller caller(HttpServerRequest req) {
-        return !pipeline.guarded() ? NOBODY : new RequestPipeline.Caller(
+        return !pipeline.guarded() ? RequestPipeline.Caller.NOBODY : new RequestPipeline.Caller(
                 req.getHeader(HttpHeaders.AUTHORIZATION), req.remoteAddress().host());
     }
 

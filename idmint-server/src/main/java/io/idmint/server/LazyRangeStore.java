@@ -35,7 +35,7 @@ final class LazyRangeStore implements RangeStore {
      *
      * @throws IllegalArgumentException when the URI is malformed or names no known backend
      */
-    static RangeStore open(String uri, Path dataDir) {
+    static LazyRangeStore open(String uri, Path dataDir) {
         LazyRangeStore s = new LazyRangeStore(uri, dataDir);
         try {
             s.store();
@@ -46,29 +46,26 @@ final class LazyRangeStore implements RangeStore {
     }
 
     /**
-     * As {@link #open}, but opens the store on a thread of its own and returns at once, then
-     * asks it for its tags (which creates its table), so that a server is ready without
-     * waiting for it. Only for the embedded default store, whose URI cannot be bad: its
-     * database takes hundreds of classes to open (docs/observability.md, "Start-up"). A call
-     * that comes meanwhile waits for the open, which holds the store's lock; one that comes
-     * after a failed open tries again, as with {@link #open}.
+     * Asks the store for its tags on a thread of its own and returns at once, so that a server
+     * is ready without waiting for it: the first ask connects, creates the table and, for the
+     * embedded default store, loads the hundreds of classes of its database
+     * (docs/observability.md, "Start-up"); a store that is down would hold the start for its
+     * timeout. Calls that come meanwhile go to the store as usual.
      *
-     * @param warn told why, when the store cannot be opened (not when closed meanwhile)
+     * @param warn told why, when the store does not answer (not when closed meanwhile)
      */
-    static RangeStore openInBackground(String uri, Path dataDir, Consumer<String> warn) {
-        LazyRangeStore s = new LazyRangeStore(uri, dataDir);
+    void warmUp(Consumer<String> warn) {
         Thread opener = new Thread(() -> {
             try {
-                s.tags();
+                tags();
             } catch (RegistryException | RuntimeException e) {
-                if (!s.closed()) {
+                if (!closed()) {
                     warn.accept(SegmentService.notAnswering(e));
                 }
             }
         }, "idmint-segment-store-open");
         opener.setDaemon(true);
         opener.start();
-        return s;
     }
 
     private synchronized boolean closed() {

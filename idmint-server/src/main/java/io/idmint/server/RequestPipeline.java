@@ -30,6 +30,9 @@ final class RequestPipeline {
      * @param address the caller's IP address
      */
     record Caller(String authorization, String address) {
+
+        /** The caller when the pipeline is not {@link #guarded()}: nobody in particular. */
+        static final Caller NOBODY = new Caller(null, null);
     }
 
     private final Access access;

@@ -1,7 +1,6 @@
 package io.idmint.server;
 
 import io.idmint.IdUnavailableException;
-import io.idmint.jdbc.JdbcRangeStores;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.segment.SegmentStats;
 import io.idmint.segment.Segments;
@@ -68,22 +67,17 @@ final class SegmentService implements AutoCloseable {
     }
 
     /**
-     * Opens the configured store, builds the generator on it, and asks the store for its tags
-     * once, so that the first segment call finds it connected (and its table created) rather
-     * than spend its fetch timeout on that. A store that does not answer does not stop this: it
-     * gets a warning, and segment calls answer 503 until it answers (see {@link LazyRangeStore}).
-     * The embedded default store is opened and asked after this returns, on a thread of its
-     * own; segment calls that come first wait for it.
+     * Opens the configured store (a bad URI fails here), builds the generator on it, and has
+     * the store asked for its tags on a thread of its own ({@link LazyRangeStore#warmUp}), so
+     * that the first segment call finds it connected and its table created, while the server
+     * does not wait for it. A store that does not answer does not stop this: it gets a warning,
+     * and segment calls answer 503 until it answers.
      *
      * @throws IllegalArgumentException naming a bad setting (store URI, steps, durations)
      */
     static SegmentService open(Config config, Consumer<String> warn) {
-        String uri = config.get(Config.SEGMENT_STORE);
-        // The embedded default opens after ready, on a thread of its own: its URI cannot be bad.
-        boolean embedded = uri.equals(JdbcRangeStores.DEFAULT_URL);
-        RangeStore store = embedded
-                ? LazyRangeStore.openInBackground(uri, config.get(Config.DATA_DIR), warn)
-                : LazyRangeStore.open(uri, config.get(Config.DATA_DIR));
+        LazyRangeStore store = LazyRangeStore.open(config.get(Config.SEGMENT_STORE),
+                config.get(Config.DATA_DIR));
         SegmentGenerator ids;
         try {
             Segments builder = Segments.newBuilder().store(store)
@@ -106,17 +100,7 @@ final class SegmentService implements AutoCloseable {
         }
         SegmentService service = new SegmentService(store, ids, config.get(Config.MAX_COUNT),
                 config.get(Config.SEGMENT_STEP));
-        if (embedded) {
-            return service;
-        }
-        try {
-            store.tags();
-        } catch (RegistryException e) {
-            warn.accept(notAnswering(e));
-        } catch (RuntimeException e) {
-            service.close();
-            throw e;
-        }
+        store.warmUp(warn);
         return service;
     }
 

@@ -9,12 +9,9 @@ import io.netty.handler.ssl.SslProvider;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.TrustOptions;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.CertificateException;
@@ -68,7 +65,7 @@ final class ServerTls implements AutoCloseable {
         this.time = time;
         this.warn = warn;
         this.metrics = metrics;
-        this.seen = read(files);
+        this.seen = files.read();
         this.current = next(parse(seen));
         this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "idmint-tls-reload");
@@ -87,21 +84,12 @@ final class ServerTls implements AutoCloseable {
      */
     static ServerTls open(Config config, TimeSource time, Consumer<String> warn,
             Metrics metrics, Duration period) {
-        Path cert = config.get(Config.TLS_CERT);
-        Path key = config.get(Config.TLS_KEY);
-        Path clientCa = config.get(Config.TLS_CLIENT_CA);
-        if (cert == null && key == null && clientCa == null) {
+        TlsMaterial.Files files = TlsMaterial.Files.of(config.get(Config.TLS_CERT),
+                config.get(Config.TLS_KEY), config.get(Config.TLS_CLIENT_CA));
+        if (files == null) {
             return null;
         }
-        if (cert == null || key == null) {
-            throw new IllegalArgumentException(cert == null
-                    ? (key != null ? "tls.key '" + key + "'" : "tls.client-ca '" + clientCa + "'")
-                            + " is set but tls.cert is not: TLS needs a certificate and its key"
-                    : "tls.cert '" + cert + "' is set but tls.key is not: TLS needs the "
-                            + "certificate's private key too");
-        }
-        ServerTls tls = new ServerTls(new TlsMaterial.Files(cert, key, clientCa), time, warn,
-                metrics);
+        ServerTls tls = new ServerTls(files, time, warn, metrics);
         metrics.bindTls(() -> tls.current.material().notAfter());
         tls.poller.scheduleWithFixedDelay(tls::reload, period.toNanos(), period.toNanos(),
                 TimeUnit.NANOSECONDS);
@@ -127,7 +115,7 @@ final class ServerTls implements AutoCloseable {
     synchronized boolean reload() {
         byte[][] now;
         try {
-            now = read(files);
+            now = files.read();
         } catch (IllegalArgumentException e) {
             return refuse(null, e);
         }
@@ -169,19 +157,6 @@ final class ServerTls implements AutoCloseable {
     private TlsMaterial parse(byte[][] contents) {
         return TlsMaterial.parse(files, contents[0], contents[1], contents[2],
                 Instant.ofEpochMilli(time.currentTimeMillis()));
-    }
-
-    private static byte[][] read(TlsMaterial.Files files) {
-        return new byte[][] {read("tls.cert", files.cert()), read("tls.key", files.key()),
-            files.clientCa() == null ? null : read("tls.client-ca", files.clientCa())};
-    }
-
-    private static byte[] read(String key, Path file) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(key + " '" + file + "' cannot be read: " + e, e);
-        }
     }
 
     /** Vert.x's HTTP server: TLS only, with client certificates when {@link #mutual()}. */

@@ -1,6 +1,7 @@
 package io.idmint.server;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -43,6 +44,58 @@ record TlsMaterial(List<X509Certificate> chain, PrivateKey key,
 
     /** The PEM files, by the key that names them; {@code clientCa} may be null. */
     record Files(Path cert, Path key, Path clientCa) {
+
+        /**
+         * The files of {@code tls.cert}, {@code tls.key} and {@code tls.client-ca}, each null
+         * when not set.
+         *
+         * @return null when none is set
+         * @throws IllegalArgumentException when one is set without the certificate or its key
+         */
+        static Files of(Path cert, Path key, Path clientCa) {
+            if (cert == null && key == null && clientCa == null) {
+                return null;
+            }
+            if (cert == null) {
+                throw new IllegalArgumentException((key != null ? "tls.key '" + key + "'"
+                        : "tls.client-ca '" + clientCa + "'")
+                        + " is set but tls.cert is not: TLS needs a certificate and its key");
+            }
+            if (key == null) {
+                throw new IllegalArgumentException("tls.cert '" + cert + "' is set but tls.key "
+                        + "is not: TLS needs the certificate's private key too");
+            }
+            return new Files(cert, key, clientCa);
+        }
+
+        /**
+         * The contents of the files now, {@code clientCa}'s null when there is none.
+         *
+         * @throws IllegalArgumentException naming the key and the file that cannot be read
+         */
+        byte[][] read() {
+            return new byte[][] {read("tls.cert", cert), read("tls.key", key),
+                clientCa == null ? null : read("tls.client-ca", clientCa)};
+        }
+
+        private static byte[] read(String name, Path file) {
+            try {
+                return java.nio.file.Files.readAllBytes(file);
+            } catch (IOException e) {
+                throw new IllegalArgumentException(name + " '" + file + "' cannot be read: " + e,
+                        e);
+            }
+        }
+    }
+
+    /**
+     * Reads the files now, and parses and checks them as {@link #parse} does.
+     *
+     * @throws IllegalArgumentException naming the key and the file that is wrong and why
+     */
+    static TlsMaterial read(Files files, Instant now) {
+        byte[][] contents = files.read();
+        return parse(files, contents[0], contents[1], contents[2], now);
     }
 
     /**

@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,7 +40,7 @@ class SegmentHttpIT {
     private static Server secured;
     private static Server storeDown;
     private static Http http;
-    private static final List<String> WARNINGS = new CopyOnWriteArrayList<>();
+    private static final BlockingQueue<String> WARNINGS = new LinkedBlockingQueue<>();
 
     @BeforeAll
     static void start() {
@@ -363,10 +365,13 @@ class SegmentHttpIT {
     }
 
     @Test
-    void storeDownFromTheStart_segmentCallsAre503WithRetryAfter_snowflakeServesOn() {
+    void storeDownFromTheStart_segmentCallsAre503WithRetryAfter_snowflakeServesOn()
+            throws Exception {
         Http down = new Http(storeDown.httpPort());
-        assertThat(WARNINGS).singleElement().asString().startsWith("the segment store does not "
+        // The store is asked on a thread of its own, which warns once it gave up.
+        assertThat(WARNINGS.poll(30, TimeUnit.SECONDS)).startsWith("the segment store does not "
                 + "answer yet (").endsWith("); segment calls answer 503 until it does");
+        assertThat(WARNINGS).isEmpty();
 
         Http.Response ids = down.get("/api/v1/segments/order/ids");
         Map<String, Object> p = assertProblem(ids, 503, "segment tag 'order': both buffers are "
