@@ -115,10 +115,16 @@ final class ZkSecurity implements AutoCloseable {
      * the client lives (docs/registries.md, "ZooKeeper: digest authentication and zks://").
      */
     private static Path keyStore(ZkUri uri) {
+        String pem;
+        try {
+            pem = Files.readString(uri.security().certFile()) + "\n"
+                    + Files.readString(uri.security().keyFile());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("ZooKeeper " + uri + ": cannot read cert-file and "
+                    + "key-file: " + e, e);
+        }
         Path f = null;
         try {
-            String pem = Files.readString(uri.security().certFile()) + "\n"
-                    + Files.readString(uri.security().keyFile());
             f = Files.createTempFile("idmint-zk-", ".pem",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
                             "rw-------")));
