@@ -9,6 +9,7 @@ import io.grpc.netty.GrpcSslContexts;
 import io.idmint.spi.UriSecurity;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import java.net.SocketException;
 import java.util.Locale;
 import javax.net.ssl.SSLException;
 
@@ -111,10 +112,22 @@ final class EtcdClients {
         }
         if (!uri.tls() && s.getCode() == Status.Code.UNAVAILABLE
                 && (lower.contains("network closed") || lower.contains("connection reset")
-                || lower.contains("first received frame was not settings"))) {
+                || lower.contains("first received frame was not settings")
+                || connectionReset(failure))) {
             return "etcd " + String.join(",", uri.endpoints()) + " closed the plain-text "
                     + "connection; if the members serve TLS, write etcds://: " + d;
         }
         return null;
+    }
+
+    /** Whether a socket in the chain was reset (gRPC may say only "io exception" then). */
+    private static boolean connectionReset(Throwable failure) {
+        for (Throwable c = failure; c != null; c = c.getCause()) {
+            if (c instanceof SocketException && String.valueOf(c.getMessage())
+                    .toLowerCase(Locale.ROOT).contains("connection reset")) {
+                return true;
+            }
+        }
+        return false;
     }
 }
