@@ -36,7 +36,7 @@ public final class WorkerRegistries {
             }
             return local(dataDir);
         }
-        return Providers.find(WorkerRegistryProvider.class, WorkerRegistryProvider::scheme,
+        return Providers.find(WorkerRegistryProvider.class, WorkerRegistryProvider::schemes,
                 scheme, List.of("static"), "registry", uri).open(uri, dataDir);
     }
 

@@ -55,6 +55,8 @@ class PublicApiTest {
                 "io.idmint.spi.TagInfo",
                 "io.idmint.spi.TagValue",
                 "io.idmint.spi.UnknownTagException",
+                "io.idmint.spi.UriOptions",
+                "io.idmint.spi.UriSecurity",
                 "io.idmint.spi.WorkerRecord",
                 "io.idmint.spi.WorkerRegistry",
                 "io.idmint.spi.WorkerRegistryProvider");

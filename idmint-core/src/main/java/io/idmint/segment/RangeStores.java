@@ -22,7 +22,7 @@ public final class RangeStores {
         String scheme = Providers.schemeOf(uri, "segment store", "jdbc:h2:…, "
                 + "jdbc:postgresql://…, redis://host:6379/ns, etcd://host:2379/ns or "
                 + "zk://host:2181/ns");
-        return Providers.find(RangeStoreProvider.class, RangeStoreProvider::scheme, scheme,
+        return Providers.find(RangeStoreProvider.class, RangeStoreProvider::schemes, scheme,
                 List.of(), "segment store", uri).open(uri, dataDir);
     }
 }

@@ -40,23 +40,23 @@ public final class Providers {
     }
 
     /**
-     * The provider of {@code type} on the class path whose scheme is {@code scheme}.
+     * The provider of {@code type} on the class path that serves {@code scheme}.
      *
-     * @param schemeOfProvider a provider's scheme
+     * @param schemesOfProvider the schemes a provider serves
      * @param builtIn schemes served without a provider, listed first in the message
      * @param what what the URI names, for the message: {@code "registry"}
      * @throws IllegalArgumentException naming the URI and the schemes available when none serves
      *     it
      */
-    public static <P> P find(Class<P> type, Function<P, String> schemeOfProvider, String scheme,
-            List<String> builtIn, String what, String uri) {
+    public static <P> P find(Class<P> type, Function<P, List<String>> schemesOfProvider,
+            String scheme, List<String> builtIn, String what, String uri) {
         List<String> known = new ArrayList<>(builtIn);
         for (P p : ServiceLoader.load(type)) {
-            String served = schemeOfProvider.apply(p);
-            if (served.equalsIgnoreCase(scheme)) {
+            List<String> served = schemesOfProvider.apply(p);
+            if (served.stream().anyMatch(scheme::equalsIgnoreCase)) {
                 return p;
             }
-            known.add(served);
+            known.addAll(served);
         }
         throw new IllegalArgumentException(what + " '" + redact(uri) + "': no backend for scheme '"
                 + scheme + "' on the class path; available: "

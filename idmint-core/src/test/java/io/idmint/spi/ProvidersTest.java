@@ -27,12 +27,12 @@ class ProvidersTest {
     void find_namesTheSchemesAvailable_whenNoneServesTheUri() {
         // No backend is on the core's class path: only the built-in schemes are available.
         assertThatThrownBy(() -> Providers.find(WorkerRegistryProvider.class,
-                WorkerRegistryProvider::scheme, "etcd", List.of("static"), "registry",
+                WorkerRegistryProvider::schemes, "etcd", List.of("static"), "registry",
                 "etcd://h:2379/ns"))
                 .hasMessage("registry 'etcd://h:2379/ns': no backend for scheme 'etcd' on the "
                         + "class path; available: static");
         assertThatThrownBy(() -> Providers.find(RangeStoreProvider.class,
-                RangeStoreProvider::scheme, "zk", List.of(), "segment store", "zk://h/ns"))
+                RangeStoreProvider::schemes, "zk", List.of(), "segment store", "zk://h/ns"))
                 .hasMessage("segment store 'zk://h/ns': no backend for scheme 'zk' on the "
                         + "class path; available: none");
     }
@@ -40,7 +40,7 @@ class ProvidersTest {
     @Test
     void find_unknownScheme_doesNotQuoteAPasswordOfTheUri() {
         assertThatThrownBy(() -> Providers.find(WorkerRegistryProvider.class,
-                WorkerRegistryProvider::scheme, "etc", List.of("static"), "registry",
+                WorkerRegistryProvider::schemes, "etc", List.of("static"), "registry",
                 "etc://u:hunter2@h/ns?password=hunter3"))
                 .hasMessageStartingWith("registry 'etc://u:***@h/ns?password=***'")
                 .hasMessageNotContaining("hunter");

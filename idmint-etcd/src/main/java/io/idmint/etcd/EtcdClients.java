@@ -6,10 +6,10 @@ import io.etcd.jetcd.ClientBuilder;
 import io.grpc.ClientInterceptor;
 import io.grpc.Status;
 import io.grpc.netty.GrpcSslContexts;
+import io.idmint.spi.UriSecurity;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.net.SocketException;
 import java.util.Locale;
 import javax.net.ssl.SSLException;
 
@@ -46,23 +46,23 @@ final class EtcdClients {
         if (uri.tls()) {
             b.sslContext(sslContext(uri));
         }
-        if (uri.user() != null) {
-            b.user(EtcdStore.bytes(uri.user())).password(ByteSequence.from(uri.password()));
+        if (uri.security().user() != null) {
+            b.user(EtcdStore.bytes(uri.security().user()))
+                    .password(ByteSequence.from(uri.password()));
         }
         return b.build();
     }
 
     private static SslContext sslContext(EtcdUri uri) {
-        Path ca = uri.caFile() == null ? null : readable(uri, "ca-file", uri.caFile());
-        Path cert = uri.certFile() == null ? null : readable(uri, "cert-file", uri.certFile());
-        Path key = uri.keyFile() == null ? null : readable(uri, "key-file", uri.keyFile());
+        UriSecurity s = uri.security();
+        s.checkFiles("etcd " + uri);
         SslContextBuilder b = GrpcSslContexts.forClient();
         try {
-            if (ca != null) {
-                b.trustManager(ca.toFile());
+            if (s.caFile() != null) {
+                b.trustManager(s.caFile().toFile());
             }
-            if (cert != null) {
-                b.keyManager(cert.toFile(), key.toFile());
+            if (s.certFile() != null) {
+                b.keyManager(s.certFile().toFile(), s.keyFile().toFile());
             }
             return b.build();
         } catch (SSLException | IllegalArgumentException e) {
@@ -72,29 +72,19 @@ final class EtcdClients {
         }
     }
 
-    private static Path readable(EtcdUri uri, String option, Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("etcd " + uri + ": " + option + " '" + file
-                    + "' does not exist or is not a file");
-        }
-        if (!Files.isReadable(file)) {
-            throw new IllegalArgumentException("etcd " + uri + ": " + option + " '" + file
-                    + "' is not readable");
-        }
-        return file;
-    }
-
     /**
      * What went wrong, when a call failed for TLS or authentication; null for anything else.
      */
     static String explain(EtcdUri uri, Throwable failure) {
+        UriSecurity security = uri.security();
+        String user = security.user();
         for (Throwable c = failure; c != null; c = c.getCause()) {
             if (c instanceof SSLException) {
                 boolean refused = String.valueOf(c.getMessage()).contains("fatal alert");
                 return "TLS handshake with " + String.join(",", uri.endpoints()) + " failed: "
                         + (!refused ? "the members' certificate is not trusted by "
-                        + (uri.caFile() == null ? "the JVM (set ca-file)" : "ca-file")
-                        : uri.certFile() == null ? "the members demand a client certificate "
+                        + (security.caFile() == null ? "the JVM (set ca-file)" : "ca-file")
+                        : security.certFile() == null ? "the members demand a client certificate "
                         + "(set cert-file and key-file)"
                         : "the members refused the client certificate of cert-file")
                         + ": " + c.getMessage();
@@ -111,21 +101,33 @@ final class EtcdClients {
         String lower = d.toLowerCase(Locale.ROOT);
         if (lower.contains("authentication failed") || lower.contains("user name is empty")
                 || lower.contains("invalid auth token")) {
-            return uri.user() == null ? "etcd requires authentication: set user= and "
+            return user == null ? "etcd requires authentication: set user= and "
                     + "password-file= (or a client certificate with etcds://): " + d
-                    : "etcd refused user " + uri.user() + ": " + d;
+                    : "etcd refused user " + user + ": " + d;
         }
         if (lower.contains("permission denied")) {
-            return "etcd denied " + (uri.user() == null ? "this client" : "user " + uri.user())
+            return "etcd denied " + (user == null ? "this client" : "user " + user)
                     + " access under " + uri.prefix() + " (grant its role readwrite on the "
                     + "prefix): " + d;
         }
         if (!uri.tls() && s.getCode() == Status.Code.UNAVAILABLE
                 && (lower.contains("network closed") || lower.contains("connection reset")
-                || lower.contains("first received frame was not settings"))) {
+                || lower.contains("first received frame was not settings")
+                || connectionReset(failure))) {
             return "etcd " + String.join(",", uri.endpoints()) + " closed the plain-text "
                     + "connection; if the members serve TLS, write etcds://: " + d;
         }
         return null;
+    }
+
+    /** Whether a socket in the chain was reset (gRPC may say only "io exception" then). */
+    private static boolean connectionReset(Throwable failure) {
+        for (Throwable c = failure; c != null; c = c.getCause()) {
+            if (c instanceof SocketException && String.valueOf(c.getMessage())
+                    .toLowerCase(Locale.ROOT).contains("connection reset")) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -18,7 +18,6 @@ import io.grpc.MethodDescriptor;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -37,15 +36,11 @@ class EtcdStore implements AutoCloseable {
 
     private final EtcdUri uri;
     private final Client client;
-    private final Duration timeout;
-    private final String where;
 
     EtcdStore(EtcdUri uri) {
         this.uri = uri;
-        this.timeout = uri.timeout();
-        this.where = "etcd " + String.join(",", uri.endpoints());
         // jetcd builds its channel, executor and Vert.x instance lazily, on the first call.
-        this.client = EtcdClients.build(uri, new Deadline(timeout.toNanos()));
+        this.client = EtcdClients.build(uri, new Deadline(uri.timeout().toNanos()));
     }
 
     static ByteSequence bytes(String s) {
@@ -54,10 +49,6 @@ class EtcdStore implements AutoCloseable {
 
     static String string(ByteSequence b) {
         return b.toString(StandardCharsets.UTF_8);
-    }
-
-    Duration timeout() {
-        return timeout;
     }
 
     GetResponse get(String key) throws RegistryException {
@@ -85,7 +76,7 @@ class EtcdStore implements AutoCloseable {
     boolean keepAliveOnce(long leaseId) throws RegistryException {
         CompletableFuture<?> f = client.getLeaseClient().keepAliveOnce(leaseId);
         try {
-            f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            f.get(uri.timeout().toNanos(), TimeUnit.NANOSECONDS);
             return true;
         } catch (ExecutionException e) {
             if (leaseNotFound(e.getCause())) {
@@ -120,7 +111,7 @@ class EtcdStore implements AutoCloseable {
             throw unavailable(what, e);
         }
         try {
-            return f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return f.get(uri.timeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw unavailable(what, e.getCause());
         } catch (TimeoutException | InterruptedException | CancellationException e) {
@@ -132,16 +123,22 @@ class EtcdStore implements AutoCloseable {
         f.cancel(true);
         if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
-            return new RegistryException(Kind.UNAVAILABLE, where + ": interrupted during " + what);
+            return new RegistryException(Kind.UNAVAILABLE, where() + ": interrupted during "
+                    + what);
         }
-        return new RegistryException(Kind.UNAVAILABLE, where + " did not answer " + what
-                + " within " + timeout.toMillis() + " ms");
+        return new RegistryException(Kind.UNAVAILABLE, where() + " did not answer " + what
+                + " within " + uri.timeout().toMillis() + " ms");
     }
 
     private RegistryException unavailable(String what, Throwable cause) {
         String explained = EtcdClients.explain(uri, cause);
-        return new RegistryException(Kind.UNAVAILABLE, where + " failed " + what + ": "
+        return new RegistryException(Kind.UNAVAILABLE, where() + " failed " + what + ": "
                 + (explained != null ? explained : shortMessage(cause)), cause);
+    }
+
+    /** The members, for messages. */
+    private String where() {
+        return "etcd " + String.join(",", uri.endpoints());
     }
 
     private static boolean leaseNotFound(Throwable t) {

@@ -1,17 +1,16 @@
 package io.idmint.etcd;
 
 import io.idmint.spi.Durations;
-import io.idmint.spi.Passwords;
 import io.idmint.spi.Providers;
-import java.nio.file.Path;
+import io.idmint.spi.UriOptions;
+import io.idmint.spi.UriSecurity;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A parsed etcd URI, of the worker registry or the segment range store:
@@ -35,16 +34,9 @@ import java.util.regex.Pattern;
  * @param endpoints {@code http://host:port} (or {@code https://}) for each member
  * @param prefix the key prefix, starting with {@code /} and without a trailing one
  * @param timeout the per-call timeout
- * @param tls whether the members are reached over TLS
- * @param caFile the trusted authorities, or null for the JVM's
- * @param certFile the client certificate, or null for none
- * @param keyFile the client certificate's private key, or null for none
- * @param user the etcd user, or null for none
- * @param passwordFile the file holding the user's password, or null
- * @param passwordEnv the environment variable holding the user's password, or null
+ * @param security TLS ({@code etcds://}), its files, and the etcd user
  */
-record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean tls, Path caFile,
-        Path certFile, Path keyFile, String user, Path passwordFile, String passwordEnv) {
+record EtcdUri(List<String> endpoints, String prefix, Duration timeout, UriSecurity security) {
 
     static final int DEFAULT_PORT = 2379;
     static final String DEFAULT_PREFIX = "/idmint";
@@ -53,9 +45,8 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean 
     private static final Pattern HOST = Pattern.compile(
             "(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)(:(\\d{1,5}))?");
     private static final Pattern PREFIX = Pattern.compile("(/[A-Za-z0-9._-]+)+");
-    private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]+");
-    private static final Set<String> OPTIONS = Set.of("timeout", "ca-file", "cert-file",
-            "key-file", "user", "password-file", "password-env");
+    private static final List<String> OPTIONS = Stream.concat(Stream.of("timeout"),
+            UriSecurity.OPTIONS.stream()).toList();
 
     EtcdUri {
         endpoints = List.copyOf(endpoints);
@@ -78,12 +69,11 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean 
         int slash = beforeQuery.indexOf('/');
         String hosts = slash < 0 ? beforeQuery : beforeQuery.substring(0, slash);
         String path = slash < 0 ? "" : beforeQuery.substring(slash);
-        Map<String, String> o = options(uri, q < 0 ? "" : rest.substring(q + 1));
+        Map<String, String> o = UriOptions.parse(q < 0 ? "" : rest.substring(q + 1), OPTIONS,
+                why -> bad(uri, why));
         String timeout = o.get("timeout");
         EtcdUri parsed = new EtcdUri(endpoints(uri, hosts, tls), prefix(uri, path),
-                timeout == null ? DEFAULT_TIMEOUT : duration(uri, timeout), tls,
-                path(o, "ca-file"), path(o, "cert-file"), path(o, "key-file"), o.get("user"),
-                path(o, "password-file"), o.get("password-env"));
+                timeout == null ? DEFAULT_TIMEOUT : duration(uri, timeout), UriSecurity.of(tls, o));
         parsed.check(uri);
         return parsed;
     }
@@ -91,9 +81,14 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean 
     /** The URI as it may be shown: scheme, members, prefix and user; no file names. */
     @Override
     public String toString() {
-        String s = (tls ? "etcds://" : "etcd://") + String.join(",", endpoints.stream()
+        String s = (tls() ? "etcds://" : "etcd://") + String.join(",", endpoints.stream()
                 .map(e -> e.substring(e.indexOf("//") + 2)).toList()) + prefix;
-        return user == null ? s : s + " (user " + user + ")";
+        return security.user() == null ? s : s + " (user " + security.user() + ")";
+    }
+
+    /** Whether the members are reached over TLS. */
+    boolean tls() {
+        return security.tls();
     }
 
     /**
@@ -102,32 +97,17 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean 
      * @throws IllegalArgumentException when it cannot be read or is empty
      */
     byte[] password() {
-        return Passwords.read("etcd " + this, passwordFile, passwordEnv);
+        return security.password("etcd " + this);
     }
 
     private void check(String uri) {
-        if (!tls && (caFile != null || certFile != null || keyFile != null)) {
-            throw bad(uri, "sets ca-file, cert-file or key-file without TLS; write etcds://");
-        }
-        if ((certFile == null) != (keyFile == null)) {
-            throw bad(uri, "needs both cert-file and key-file for a client certificate");
-        }
-        if (passwordFile != null && passwordEnv != null) {
-            throw bad(uri, "sets both password-file and password-env; keep one");
-        }
-        boolean password = passwordFile != null || passwordEnv != null;
-        if (user == null && password) {
+        security.check("etcds", why -> bad(uri, why));
+        if (security.user() == null && security.hasPassword()) {
             throw bad(uri, "sets a password without user=");
         }
-        if (user != null && !password) {
-            throw bad(uri, "sets user=" + user + " without password-file= or password-env=");
-        }
-        if (user != null && !USER.matcher(user).matches()) {
-            throw bad(uri, "has a bad user '" + user + "'; use letters, digits and . _ @ -");
-        }
-        if (passwordEnv != null && !Passwords.isEnvName(passwordEnv)) {
-            throw bad(uri, "has a bad password-env '" + passwordEnv
-                    + "'; name an environment variable");
+        if (security.user() != null && !security.hasPassword()) {
+            throw bad(uri, "sets user=" + security.user()
+                    + " without password-file= or password-env=");
         }
     }
 
@@ -166,38 +146,6 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean 
         return p;
     }
 
-    private static Map<String, String> options(String uri, String query) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (query.isEmpty()) {
-            return out;
-        }
-        for (String param : query.split("&", -1)) {
-            int eq = param.indexOf('=');
-            String name = eq < 0 ? param : param.substring(0, eq);
-            String value = eq < 0 ? "" : param.substring(eq + 1);
-            if (name.equals("password")) {
-                throw bad(uri, "has a password in the URI; put it in a file (password-file=) "
-                        + "or an environment variable (password-env=)");
-            }
-            if (!OPTIONS.contains(name)) {
-                throw bad(uri, "has an unknown option '" + name + "'; known: timeout, ca-file, "
-                        + "cert-file, key-file, user, password-file, password-env");
-            }
-            if (value.isEmpty()) {
-                throw bad(uri, "has no value for " + name);
-            }
-            if (out.put(name, value) != null) {
-                throw bad(uri, "sets " + name + " twice");
-            }
-        }
-        return out;
-    }
-
-    private static Path path(Map<String, String> options, String name) {
-        String p = options.get(name);
-        return p == null ? null : Path.of(p);
-    }
-
     private static Duration duration(String uri, String value) {
         try {
             return Durations.parse(value, Duration.ofMillis(100), Duration.ofSeconds(60));
@@ -208,6 +156,6 @@ record EtcdUri(List<String> endpoints, String prefix, Duration timeout, boolean 
 
 
     private static IllegalArgumentException bad(String uri, String why) {
-        return new IllegalArgumentException("etcd URI '" + Providers.redact(uri) + "' " + why);
+        return new IllegalArgumentException("etcd URI '" + Providers.redact(uri) + "': " + why);
     }
 }

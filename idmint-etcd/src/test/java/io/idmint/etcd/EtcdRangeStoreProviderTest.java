@@ -32,6 +32,17 @@ class EtcdRangeStoreProviderTest {
     }
 
     @Test
+    void open_servesEtcdAndEtcds_andListsBoth_whenNoProviderServesTheScheme() {
+        try (RangeStore store = RangeStores.open("etcds://127.0.0.1:1/x", Path.of("unused"))) {
+            assertThat(store).isInstanceOf(EtcdRangeStore.class);
+        }
+        assertThatThrownBy(() -> RangeStores.open("etcdx://h:1/x", Path.of("unused")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("no backend for scheme 'etcdx' on the class path; "
+                        + "available: etcd, etcds");
+    }
+
+    @Test
     void open_badUri_isIllegalArgument_namingTheBadPart() {
         assertThatThrownBy(() -> RangeStores.open("etcd://h:1/x?color=red", Path.of("unused")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'color'");

@@ -49,16 +49,17 @@ class EtcdUriTest {
         assertBad("etcd://h/x?timeout=2", "has timeout '2'");
         assertBad("etcd://h/x?timeout=10ms", "between 100ms and 1m");
         assertBad("etcd://h/x?timeout=2m", "between 100ms and 1m");
-        assertBad("etcd://h/x?timeout=1s&timeout=2s", "sets timeout twice");
+        assertBad("etcd://h/x?timeout=1s&timeout=2s", "option 'timeout' is given twice");
         assertBad("etcd://h/x?ttl=3s", "unknown option 'ttl'");
-        assertBad("etcd://h/x?ca-file=/ca.pem", "without TLS; write etcds://");
+        assertBad("etcd://h/x?ca-file=/ca.pem", "need TLS; write etcds://");
         assertBad("etcds://h/x?cert-file=/c.pem", "needs both cert-file and key-file");
         assertBad("etcd://h/x?user=u", "without password-file= or password-env=");
         assertBad("etcd://h/x?password-file=/p", "sets a password without user=");
         assertBad("etcd://h/x?user=u&password-file=/p&password-env=P", "keep one");
-        assertBad("etcd://h/x?user=u&password-env=1P", "bad password-env '1P'");
+        assertBad("etcd://h/x?user=u&password-env=1P",
+                "password-env '1P' is not an environment variable name");
         assertBad("etcd://h/x?user=a b&password-env=P", "bad user 'a b'");
-        assertBad("etcd://h/x?user=", "has no value for user");
+        assertBad("etcd://h/x?user=", "option 'user' has no value");
     }
 
     @Test
@@ -67,14 +68,14 @@ class EtcdUriTest {
                 + "&key-file=/k.pem&user=idmint&password-file=/run/secrets/etcd");
         assertThat(u.endpoints()).containsExactly("https://a:2379", "https://b:2379");
         assertThat(u.tls()).isTrue();
-        assertThat(u.caFile()).hasToString("/etc/ca.pem");
-        assertThat(u.certFile()).hasToString("/c.pem");
-        assertThat(u.keyFile()).hasToString("/k.pem");
-        assertThat(u.user()).isEqualTo("idmint");
-        assertThat(u.passwordFile()).hasToString("/run/secrets/etcd");
+        assertThat(u.security().caFile()).hasToString("/etc/ca.pem");
+        assertThat(u.security().certFile()).hasToString("/c.pem");
+        assertThat(u.security().keyFile()).hasToString("/k.pem");
+        assertThat(u.security().user()).isEqualTo("idmint");
+        assertThat(u.security().passwordFile()).hasToString("/run/secrets/etcd");
         assertThat(u).hasToString("etcds://a:2379,b:2379/ids (user idmint)");
-        assertThat(EtcdUri.parse("etcd://h?user=u&password-env=ETCD_PW").passwordEnv())
-                .isEqualTo("ETCD_PW");
+        assertThat(EtcdUri.parse("etcd://h?user=u&password-env=ETCD_PW").security()
+                .passwordEnv()).isEqualTo("ETCD_PW");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.idmint.zookeeper;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import io.idmint.spi.UriSecurity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -43,25 +44,39 @@ import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 final class ZkSecurity implements AutoCloseable {
 
     private final ZkUri uri;
-    private final Path keyStore;
+    /** {@code user:password} of the digest user, or null without authentication. */
+    private final String userPassword;
+    // Set by apply and cleared by close, both under the ZkSession's lock.
+    private ZKClientConfig config;
+    private Path keyStore;
 
-    private ZkSecurity(ZkUri uri, Path keyStore) {
+    private ZkSecurity(ZkUri uri, String userPassword) {
         this.uri = uri;
-        this.keyStore = keyStore;
+        this.userPassword = userPassword;
     }
 
     /**
-     * Applies the URI's TLS and authentication settings to a client about to be built. Everything
-     * that can fail comes before the key store is written, so a failure leaves no copy of the key.
+     * Checks, when a registry or store opens, that the URI's files can be read and reads its
+     * password, so that a mistake fails the start instead of every later call.
      *
-     * @throws IllegalArgumentException when a PEM or password file cannot be read
+     * @throws IllegalArgumentException naming the file or variable
      */
-    static ZkSecurity apply(ZkUri uri, ZKClientConfig config, CuratorFrameworkFactory.Builder b) {
-        String userPassword = uri.user() == null ? null
-                : uri.user() + ":" + new String(uri.password(), UTF_8);
+    static ZkSecurity check(ZkUri uri) {
+        UriSecurity s = uri.security();
+        s.checkFiles("ZooKeeper " + uri);
+        return new ZkSecurity(uri, s.user() == null ? null
+                : s.user() + ":" + new String(uri.password(), UTF_8));
+    }
+
+    /**
+     * Applies the URI's TLS and authentication settings to a client about to be built, and keeps
+     * {@code config} for {@link #explainTls}. Everything that can fail comes before the key store
+     * is written, so a failure leaves no copy of the key.
+     */
+    void apply(ZKClientConfig config, CuratorFrameworkFactory.Builder b) {
         List<ACL> acl = userPassword == null ? null : secured(userPassword);
-        Path ca = uri.caFile() == null ? null : readable(uri, "ca-file", uri.caFile());
-        Path keyStore = uri.certFile() == null ? null : keyStore(uri);
+        Path ca = uri.security().caFile();
+        Path keys = uri.security().certFile() == null ? null : keyStore(uri);
         try (ClientX509Util x509 = new ClientX509Util()) {
             config.setProperty(ZKClientConfig.SECURE_CLIENT, Boolean.toString(uri.tls()));
             config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, (uri.tls()
@@ -70,14 +85,15 @@ final class ZkSecurity implements AutoCloseable {
                     ca == null ? "" : ca.toString());
             config.setProperty(x509.getSslTruststoreTypeProperty(), ca == null ? "" : "PEM");
             config.setProperty(x509.getSslKeystoreLocationProperty(),
-                    keyStore == null ? "" : keyStore.toString());
-            config.setProperty(x509.getSslKeystoreTypeProperty(), keyStore == null ? "" : "PEM");
+                    keys == null ? "" : keys.toString());
+            config.setProperty(x509.getSslKeystoreTypeProperty(), keys == null ? "" : "PEM");
         }
         if (userPassword != null) {
             b.authorization("digest", userPassword.getBytes(UTF_8));
             b.aclProvider(new Acls(uri.chroot(), acl));
         }
-        return new ZkSecurity(uri, keyStore);
+        this.config = config;
+        this.keyStore = keys;
     }
 
     /** The ACL of idmint's znodes: the user may do anything, anyone may read. */
@@ -94,33 +110,21 @@ final class ZkSecurity implements AutoCloseable {
     }
 
     /**
-     * Checks, when a registry or store opens, that the URI's files can be read and its password
-     * is there, so that a mistake fails the start instead of every later call.
-     *
-     * @throws IllegalArgumentException naming the file or variable
-     */
-    static void check(ZkUri uri) {
-        for (Path f : new Path[] {uri.caFile(), uri.certFile(), uri.keyFile()}) {
-            if (f != null) {
-                readable(uri, f == uri.caFile() ? "ca-file" : f == uri.certFile() ? "cert-file"
-                        : "key-file", f);
-            }
-        }
-        if (uri.user() != null) {
-            uri.password();
-        }
-    }
-
-    /**
      * ZooKeeper's client reads its key and certificate from one PEM file, by name (its TLS
      * client takes no in-memory key): write both, readable by this user only, for as long as
      * the client lives (docs/registries.md, "ZooKeeper: digest authentication and zks://").
      */
     private static Path keyStore(ZkUri uri) {
+        String pem;
+        try {
+            pem = Files.readString(uri.security().certFile()) + "\n"
+                    + Files.readString(uri.security().keyFile());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("ZooKeeper " + uri + ": cannot read cert-file and "
+                    + "key-file: " + e, e);
+        }
         Path f = null;
         try {
-            String pem = Files.readString(readable(uri, "cert-file", uri.certFile())) + "\n"
-                    + Files.readString(readable(uri, "key-file", uri.keyFile()));
             f = Files.createTempFile("idmint-zk-", ".pem",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
                             "rw-------")));
@@ -143,20 +147,12 @@ final class ZkSecurity implements AutoCloseable {
         }
     }
 
-    private static Path readable(ZkUri uri, String option, Path file) {
-        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new IllegalArgumentException("ZooKeeper " + uri + ": " + option + " '" + file
-                    + "' does not exist or is not a readable file");
-        }
-        return file;
-    }
-
     /**
      * Why no server of a TLS ensemble answered, when it is the TLS handshake: tries one with the
      * client's settings against each server; null when none fails that way.
      */
-    String explainTls(ZKClientConfig config, int timeoutMillis) {
-        if (!uri.tls()) {
+    String explainTls(int timeoutMillis) {
+        if (!uri.tls() || config == null) {
             return null;
         }
         for (String hostPort : uri.connectString().split(",")) {
@@ -191,7 +187,7 @@ final class ZkSecurity implements AutoCloseable {
 
     private String tlsFailed(String hostPort, String why) {
         return "TLS handshake with " + hostPort + " failed; check the servers' certificate "
-                + "against ca-file" + (uri.certFile() == null
+                + "against ca-file" + (uri.security().certFile() == null
                 ? " and whether they demand a client certificate (cert-file, key-file)"
                 : " and that they accept cert-file") + ": " + why;
     }
@@ -199,6 +195,7 @@ final class ZkSecurity implements AutoCloseable {
     @Override
     public void close() {
         delete(keyStore);
+        keyStore = null;
     }
 
     /** Secured ACLs at and under the chroot, ZooKeeper's open default elsewhere. */

@@ -49,8 +49,7 @@ final class ZkSession implements AutoCloseable {
 
     private final ZkUri uri;
     private CuratorFramework client;
-    private ZKClientConfig config;
-    private ZkSecurity security;
+    private final ZkSecurity security;
     private boolean closed;
     private volatile boolean everConnected;
     private volatile ConnectionState state;
@@ -62,7 +61,7 @@ final class ZkSession implements AutoCloseable {
      */
     ZkSession(ZkUri uri) {
         this.uri = uri;
-        ZkSecurity.check(uri);
+        this.security = ZkSecurity.check(uri);
     }
 
     /**
@@ -77,7 +76,7 @@ final class ZkSession implements AutoCloseable {
         if (!everConnected) {
             try {
                 if (!c.blockUntilConnected(uri.timeoutMillis(), TimeUnit.MILLISECONDS)) {
-                    String tls = security.explainTls(config, uri.timeoutMillis());
+                    String tls = security.explainTls(uri.timeoutMillis());
                     throw new RegistryException(Kind.UNAVAILABLE, "no ZooKeeper server of " + uri
                             + " answered within " + uri.timeoutMillis() + " ms"
                             + (tls == null ? "" : ": " + tls));
@@ -106,12 +105,12 @@ final class ZkSession implements AutoCloseable {
         if (client == null) {
             long wanted = !uri.sessionFromLease() ? uri.sessionMillis()
                     : leaseTtlMillis > 0 ? leaseTtlMillis : LIST_SESSION_MILLIS;
-            config = new ZKClientConfig();
+            ZKClientConfig config = new ZKClientConfig();
             config.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT,
                     Integer.toString(uri.timeoutMillis()));
             CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder();
             try {
-                security = ZkSecurity.apply(uri, config, b);
+                security.apply(config, b);
             } catch (RuntimeException e) {
                 throw new RegistryException(Kind.UNAVAILABLE, e.getMessage(), e);
             }
@@ -304,9 +303,10 @@ final class ZkSession implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (e instanceof KeeperException.NoAuthException) {
+            String user = uri.security().user();
             return new RegistryException(Kind.UNAVAILABLE, what + " on " + uri + " failed: "
-                    + "ZooKeeper refused " + (uri.user() == null ? "this unauthenticated client"
-                    : "user " + uri.user() + " (a wrong password is another digest identity)")
+                    + "ZooKeeper refused " + (user == null ? "this unauthenticated client"
+                    : "user " + user + " (a wrong password is another digest identity)")
                     + " by the znode's ACL (NOAUTH)", e);
         }
         String why = e instanceof KeeperException k ? k.code().toString() : e.toString();
@@ -316,22 +316,17 @@ final class ZkSession implements AutoCloseable {
     @Override
     public void close() {
         CuratorFramework c;
-        ZkSecurity s;
         synchronized (this) {
             closed = true;
             c = client;
             client = null;
-            s = security;
         }
-
         if (c != null) {
             // Closes the session: its ephemeral owner znodes go at once, like a release without
             // the final HWM (the stored HWM stays at the last reservation).
             c.close();
         }
-        if (s != null) {
-            s.close();
-        }
+        security.close();
     }
 
     @Override

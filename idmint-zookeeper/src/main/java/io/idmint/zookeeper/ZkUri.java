@@ -1,17 +1,16 @@
 package io.idmint.zookeeper;
 
 import io.idmint.spi.Durations;
-import io.idmint.spi.Passwords;
 import io.idmint.spi.Providers;
-import java.nio.file.Path;
+import io.idmint.spi.UriOptions;
+import io.idmint.spi.UriSecurity;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A parsed {@code zk:} URI, of the worker registry or the segment range store:
@@ -49,26 +48,20 @@ import java.util.regex.Pattern;
  * @param timeoutMillis the per-call timeout
  * @param sessionMillis the session timeout, or 0 for the lease TTL of the first claim
  * @param leafName the Leaf deployment whose worker IDs are shared, or null
- * @param tls whether the ensemble is reached over TLS
- * @param caFile the trusted authorities, or null for the JVM's
- * @param certFile the client certificate, or null for none
- * @param keyFile the client certificate's private key, or null for none
- * @param user the digest user, or null for no authentication
- * @param passwordFile the file holding the user's password, or null
- * @param passwordEnv the environment variable holding the user's password, or null
+ * @param security TLS ({@code zks://}), its files, and the digest user (null for no
+ *     authentication)
  */
 record ZkUri(String connectString, String chroot, int timeoutMillis, int sessionMillis,
-        String leafName, boolean tls, Path caFile, Path certFile, Path keyFile, String user,
-        Path passwordFile, String passwordEnv) {
+        String leafName, UriSecurity security) {
 
     static final String DEFAULT_CHROOT = "/idmint";
     static final int DEFAULT_TIMEOUT_MILLIS = 5_000;
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern HOST =
             Pattern.compile("([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(?::(\\d{1,5}))?");
-    private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]+");
-    private static final List<String> OPTIONS = List.of("timeout", "session", "leaf-name",
-            "ca-file", "cert-file", "key-file", "auth", "user", "password-file", "password-env");
+    private static final List<String> OPTIONS = Stream.concat(
+            Stream.of("timeout", "session", "leaf-name", "auth"), UriSecurity.OPTIONS.stream())
+            .toList();
 
     /**
      * Parses a URI.
@@ -91,7 +84,7 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
         int slash = rest.indexOf('/');
         String hosts = slash >= 0 ? rest.substring(0, slash) : rest;
         String path = slash >= 0 ? rest.substring(slash) : "";
-        Map<String, String> options = options(uri, query);
+        Map<String, String> options = UriOptions.parse(query, OPTIONS, why -> bad(uri, why));
         String timeout = options.get("timeout");
         String session = options.get("session");
         String leafName = options.get("leaf-name");
@@ -101,26 +94,26 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
         }
         ZkUri parsed = new ZkUri(connectString(uri, hosts), chroot(uri, path),
                 timeout == null ? DEFAULT_TIMEOUT_MILLIS : millis(uri, "timeout", timeout),
-                session == null ? 0 : millis(uri, "session", session), leafName, tls,
-                path(options, "ca-file"), path(options, "cert-file"), path(options, "key-file"),
-                options.get("user"), path(options, "password-file"), options.get("password-env"));
+                session == null ? 0 : millis(uri, "session", session), leafName,
+                UriSecurity.of(tls, options));
         parsed.check(uri, options.get("auth"));
         return parsed;
     }
 
     /** The digest user's password, read now from its file or environment variable. */
     byte[] password() {
-        return Passwords.read("ZooKeeper " + this, passwordFile, passwordEnv);
+        return security.password("ZooKeeper " + this);
+    }
+
+    /** Whether the ensemble is reached over TLS. */
+    boolean tls() {
+        return security.tls();
     }
 
     private void check(String uri, String auth) {
-        if (!tls && (caFile != null || certFile != null || keyFile != null)) {
-            throw bad(uri, "ca-file, cert-file and key-file need TLS; write zks://");
-        }
-        if ((certFile == null) != (keyFile == null)) {
-            throw bad(uri, "a client certificate needs both cert-file and key-file");
-        }
-        boolean password = passwordFile != null || passwordEnv != null;
+        security.check("zks", why -> bad(uri, why));
+        boolean password = security.hasPassword();
+        String user = security.user();
         if (auth != null && !auth.equals("digest")) {
             throw bad(uri, "auth '" + auth + "' is not supported; the one scheme is digest");
         }
@@ -130,21 +123,6 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
         if (auth != null && (user == null || !password)) {
             throw bad(uri, "auth=digest needs user= and password-file= (or password-env=)");
         }
-        if (passwordFile != null && passwordEnv != null) {
-            throw bad(uri, "password-file and password-env are both given; keep one");
-        }
-        if (user != null && !USER.matcher(user).matches()) {
-            throw bad(uri, "user '" + user + "' must be A-Z a-z 0-9 . _ @ -");
-        }
-        if (passwordEnv != null && !Passwords.isEnvName(passwordEnv)) {
-            throw bad(uri, "password-env '" + passwordEnv + "' is not an environment variable "
-                    + "name");
-        }
-    }
-
-    private static Path path(Map<String, String> options, String key) {
-        String p = options.get(key);
-        return p == null ? null : Path.of(p);
     }
 
     /** Whether the session timeout follows the first claim's lease TTL. */
@@ -154,7 +132,8 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
 
     @Override
     public String toString() {
-        String s = (tls ? "zks://" : "zk://") + connectString + chroot;
+        String s = (tls() ? "zks://" : "zk://") + connectString + chroot;
+        String user = security.user();
         return user == null ? s : s + " (user " + user + ")";
     }
 
@@ -197,31 +176,6 @@ record ZkUri(String connectString, String chroot, int timeoutMillis, int session
             throw bad(uri, "chroot '" + path + "' is inside ZooKeeper's own /zookeeper tree");
         }
         return p;
-    }
-
-    private static Map<String, String> options(String uri, String query) {
-        Map<String, String> seen = new HashMap<>();
-        if (!query.isEmpty()) {
-            for (String pair : query.split("&", -1)) {
-                int eq = pair.indexOf('=');
-                String key = (eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(Locale.ROOT);
-                if (key.equals("password")) {
-                    throw bad(uri, "a password goes in a file (password-file=) or an environment "
-                            + "variable (password-env=), not in the URI");
-                }
-                if (!OPTIONS.contains(key)) {
-                    throw bad(uri, "unknown option '" + key + "'; options are "
-                            + String.join(", ", OPTIONS));
-                }
-                if (eq < 0 || eq == pair.length() - 1) {
-                    throw bad(uri, "option '" + key + "' has no value, e.g. " + key + "=5s");
-                }
-                if (seen.put(key, pair.substring(eq + 1)) != null) {
-                    throw bad(uri, "option '" + key + "' is given twice");
-                }
-            }
-        }
-        return seen;
     }
 
     private static int millis(String uri, String key, String value) {

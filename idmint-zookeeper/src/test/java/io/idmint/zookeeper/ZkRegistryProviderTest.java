@@ -32,6 +32,17 @@ class ZkRegistryProviderTest {
     }
 
     @Test
+    void open_servesZkAndZks_andListsBoth_whenNoProviderServesTheScheme() {
+        try (WorkerRegistry r = WorkerRegistries.open("zks://127.0.0.1:1/x", Path.of("unused"))) {
+            assertThat(r).isInstanceOf(ZkRegistry.class);
+        }
+        assertThatThrownBy(() -> WorkerRegistries.open("zkx://h:1/x", Path.of("unused")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("no backend for scheme 'zkx' on the class path; "
+                        + "available: static, zk, zks");
+    }
+
+    @Test
     void open_badUri_isIllegalArgument() {
         assertThatThrownBy(() -> WorkerRegistries.open("zk://h:1/x?color=red", Path.of("unused")))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -186,22 +186,32 @@ class ZkSecurityIT {
     }
 
     /**
-     * Regression: the client key was copied to the temporary directory before the password was
-     * read, and a failed start never deleted the copy; each retry left another.
+     * Regression: the client key was copied to the temporary directory before the start could
+     * still fail, and a failed start never deleted the copy; each retry left another. (The
+     * password is now read once, at open; a key file gone by the start still fails it.)
      */
     @Test
     void failingStart_leavesNoCopyOfTheClientKey() throws Exception {
-        Path password = Files.writeString(dir.resolve(ns + ".password"), "secret");
-        String uri = tlsUri(ca) + "&cert-file=" + client.certificate() + "&key-file="
-                + client.privateKey() + "&auth=digest&user=idmint&password-file=" + password;
+        Path key = Files.copy(client.privateKey(), dir.resolve(ns + ".key"));
+        String uri = tlsUri(ca) + "&cert-file=" + client.certificate() + "&key-file=" + key;
         try (WorkerRegistry r = WorkerRegistries.open(uri, Path.of("unused"))) {
-            Files.delete(password); // readable at open, gone when the client starts
+            Files.delete(key); // readable at open, gone when the client starts
             for (int attempt = 0; attempt < 2; attempt++) {
-                assertThatThrownBy(() -> r.claim(request("no-password")))
+                assertThatThrownBy(() -> r.claim(request("no-key")))
                         .isInstanceOf(RegistryException.class)
-                        .hasMessageContaining("cannot read password-file '" + password + "'");
+                        .hasMessageContaining("cannot read cert-file and key-file")
+                        .hasMessageContaining(key.toString());
             }
             assertThat(keyCopies()).as("copies of the client key in java.io.tmpdir").isEmpty();
+        }
+    }
+
+    @Test
+    void password_isReadOnceAtOpen() throws Exception {
+        Path password = Files.writeString(dir.resolve(ns + ".once"), "once");
+        try (WorkerRegistry r = WorkerRegistries.open(digestUri(password), Path.of("unused"))) {
+            Files.delete(password); // the client starts with the password read at open
+            r.release(r.claim(request("once")), 0);
         }
     }
 

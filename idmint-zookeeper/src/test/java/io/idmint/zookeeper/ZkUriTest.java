@@ -80,11 +80,11 @@ class ZkUriTest {
         ZkUri u = ZkUri.parse("zks://h:2281/x?ca-file=/etc/ca.pem&cert-file=/c.pem&key-file=/k.pem"
                 + "&auth=digest&user=idmint&password-env=ZK_PASSWORD");
         assertThat(u.tls()).isTrue();
-        assertThat(u.caFile()).hasToString("/etc/ca.pem");
-        assertThat(u.certFile()).hasToString("/c.pem");
-        assertThat(u.keyFile()).hasToString("/k.pem");
-        assertThat(u.user()).isEqualTo("idmint");
-        assertThat(u.passwordEnv()).isEqualTo("ZK_PASSWORD");
+        assertThat(u.security().caFile()).hasToString("/etc/ca.pem");
+        assertThat(u.security().certFile()).hasToString("/c.pem");
+        assertThat(u.security().keyFile()).hasToString("/k.pem");
+        assertThat(u.security().user()).isEqualTo("idmint");
+        assertThat(u.security().passwordEnv()).isEqualTo("ZK_PASSWORD");
         assertThat(u).hasToString("zks://h:2281/x (user idmint)");
         assertThat(ZkUri.parse("ZKS://h").tls()).isTrue();
         assertThat(ZkUri.parse("zk://h").tls()).isFalse();
