@@ -42,6 +42,18 @@ public interface WorkerRegistry extends AutoCloseable {
      */
     java.util.List<WorkerRecord> list(String namespace) throws RegistryException;
 
+    /**
+     * The store's own clock (Unix ms), read in one round trip, for the fleet clock check
+     * (docs/design.md, "Clock checks"): the caller brackets the call with its own clock. Empty
+     * when the store keeps no clock it can report (etcd, {@code static:}); the check then
+     * compares with the other holders' high-water marks from {@link #list}.
+     *
+     * @throws RegistryException {@code UNAVAILABLE} when the store did not answer
+     */
+    default java.util.OptionalLong storeTimeMillis() throws RegistryException {
+        return java.util.OptionalLong.empty();
+    }
+
     /** Frees client resources. Claims not released stay until their lease runs out. */
     @Override
     void close();
