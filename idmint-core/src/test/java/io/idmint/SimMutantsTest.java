@@ -78,6 +78,7 @@ class SimMutantsTest {
         assertThat(v).as("mutant '%s' must be caught within %d schedules", name, BUDGET)
                 .isNotNull();
         long seed = Long.parseLong(v.substring("seed ".length(), v.indexOf(':')));
+        assertThat(simulate(edits, seed, 1)).as("the failing seed replayed").isEqualTo(v);
         // The replay command runs the unmutated code, so it is left out.
         System.out.println("mutant '" + name + "' caught after " + (seed - FIRST_SEED + 1)
                 + " schedules: " + v.substring(0, v.indexOf("\nreplay: ")));

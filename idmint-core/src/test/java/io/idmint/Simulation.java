@@ -12,14 +12,9 @@ import java.util.stream.IntStream;
  * One schedule of the deterministic simulation of the HWM lease protocol (docs/testing.md,
  * "Deterministic simulation"): a seed picks a configuration, then interleaves the real
  * generators' {@code nextId()} calls and maintenance steps with clock faults (steps, drift,
- * pauses), crashes, restarts and store faults, over about two simulated seconds. No threads, no
- * real time: every node's clock reads the one global time this class keeps.
- *
- * <p>The oracle, checked as the schedule runs: no ID twice; IDs of one process strictly
- * increase; an ID's time is above the HWM its holder's claim read and at most the highest
- * reservation the store acknowledged to that holder; one millisecond of one worker has one
- * holder; and a maintenance step never leaves a node holding a worker whose lease the store no
- * longer has (the lease deadline runs from the send of the last acknowledged renewal).
+ * pauses), crashes, restarts and store faults, over one to two and a half simulated seconds,
+ * checked by a {@link SimOracle} as it runs. No threads, no real time: every node's clock reads
+ * the one global time this class keeps, which is also the store's time.
  */
 final class Simulation {
 
@@ -88,16 +83,6 @@ final class Simulation {
         CLOSE, FAILOVER, REQUEST_LOST, ANSWER_LOST, ANSWER_LATE, TIMEOUT, FAILOVER_REFUSED
     }
 
-    /** An oracle violation: the message names the seed's first broken promise. */
-    static final class Violation extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Violation(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    private final long seed;
     private final SplittableRandom rng;
     private final StringBuilder trace;
     private long now = T0;
@@ -114,16 +99,10 @@ final class Simulation {
     private int preferred;
     private int faultPermille;
     private int storeFaultPermille;
-    // oracle state
-    /** Every ID issued, with the node that issued it. */
-    private final SimLongMap ids = new SimLongMap();
-    /** Who issued in each millisecond of each worker. */
-    private final SimLongMap holderOfMilli = new SimLongMap();
-    private int issued;
+    private SimOracle oracle;
     private final long[] events = new long[Event.values().length];
 
     Simulation(long seed, boolean tracing) {
-        this.seed = seed;
         this.rng = new SplittableRandom(seed);
         this.trace = tracing ? new StringBuilder() : null;
     }
@@ -160,7 +139,8 @@ final class Simulation {
     }
 
     static String replayCommand(long seed) {
-        return "./mvnw -B -q -o -pl idmint-core -am verify -Dtest=SimulationTest -Dsim.seed="
+        return "./mvnw -B -q -o -pl idmint-core -am verify -Dtest='SimulationTest#replay*'"
+                + " -Dsim.seed="
                 + seed + " -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=none"
                 + " -Dfailsafe.failIfNoSpecifiedTests=false";
     }
@@ -235,7 +215,7 @@ final class Simulation {
                 }
             }
             return null;
-        } catch (Violation v) {
+        } catch (SimOracle.Violation v) {
             return v.getMessage() + " (" + config() + ")"
                     + (trace == null ? "" : "\ntrace (ms after start):\n" + trace);
         }
@@ -253,6 +233,7 @@ final class Simulation {
         faultPermille = 5 + rng.nextInt(40);
         storeFaultPermille = rng.nextInt(150);
         store = new SimStore(this, 1 << workerBits, rng.nextBoolean());
+        oracle = new SimOracle(this, layout, store);
         int count = 2 + rng.nextInt(3);
         for (int i = 0; i < count; i++) {
             Machine m = new Machine(i, new SimClock(this, now + rng.nextLong(-20, 21)));
@@ -280,7 +261,7 @@ final class Simulation {
             b.preferredWorkerId(preferred);
         }
         n.gen = (SnowflakeGenerator) b.build();
-        checkLease(n);
+        oracle.afterStep(n);
         m.nextMaintain = now + period();
     }
 
@@ -352,8 +333,8 @@ final class Simulation {
             if (tracing()) {
                 trace(n, "maintain: " + n.gen.lease().state() + " " + n.gen.lease().detail());
             }
-            checkLease(n);
-            long p = issuing(n.gen.lease().state()) ? period() : Math.min(period(), 1000);
+            oracle.afterStep(n);
+            long p = period();
             m.nextMaintain = now + (rng.nextInt(20) == 0 ? 4 * p : p / 2 + rng.nextLong(p));
             return;
         }
@@ -372,63 +353,11 @@ final class Simulation {
                 }
                 return;
             }
-            check(n, id);
+            oracle.issued(n, id);
         }
-    }
-
-    private void check(Node n, long id) {
-        IdParts p = layout.decode(id);
-        int w = p.workerId();
-        long ts = p.timestampMillis();
-        issued++;
-        count(Event.ID);
-        if (id <= n.lastId) {
-            fail(n, "IDs of one process do not increase: " + id + " after " + n.lastId);
-        }
-        n.lastId = id;
-        if (ts > n.acked[w]) {
-            fail(n, "issued time " + (ts - T0) + " on worker " + w + " above the reservation "
-                    + "the store acknowledged to it, " + (n.acked[w] - T0));
-        }
-        if (ts <= n.claimedHwm[w]) {
-            fail(n, "issued time " + (ts - T0) + " on worker " + w + " at or below the HWM its "
-                    + "claim read, " + (n.claimedHwm[w] - T0));
-        }
-        int first = ids.putIfAbsent(id, n.id);
-        if (first != n.id) { // the same process twice is caught above
-            fail(n, "duplicate ID " + id + " (" + p + "), first issued by node#" + first);
-        }
-        int other = holderOfMilli.putIfAbsent(((long) w << 48) | (ts - layout.epochMillis()),
-                n.id);
-        if (other != n.id) {
-            fail(n, "two holders in millisecond " + (ts - T0) + " of worker " + w + ": node#"
-                    + other + " and node#" + n.id);
-        }
-    }
-
-    /** After a maintenance step: a node that still issues must still hold its lease. */
-    private void checkLease(Node n) {
-        GeneratorStatus s = n.gen.status();
-        if (issuing(s.state()) && !store.holds(n, s.workerId())) {
-            fail(n, "still " + s.state() + " on worker " + s.workerId() + " after the store's "
-                    + "lease ran out: " + store.describe(s.workerId()));
-        }
-    }
-
-    private static boolean issuing(LeaseState s) {
-        return s == LeaseState.ACTIVE || s == LeaseState.DEGRADED;
-    }
-
-    private void fail(Node n, String what) {
-        throw new Violation("node#" + n.id + " at " + (now - T0) + " ms: " + what + " after "
-                + issued + " IDs");
-    }
-
-    long seed() {
-        return seed;
     }
 
     String traceText() {
-        return trace == null ? "" : trace + "issued " + issued + " IDs (" + config() + ")";
+        return trace == null ? "" : trace + "issued " + oracle.issued() + " IDs (" + config() + ")";
     }
 }
