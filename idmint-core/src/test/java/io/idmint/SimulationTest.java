@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class SimulationTest {
 
-    /** About 10 s on a free core of a 2-core machine. */
+    /** 5 to 12 s on both cores of a shared 2-core machine. */
     private static final int SCHEDULES = 20_000;
 
     @Test
