@@ -11,6 +11,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.net.SocketException;
 import java.util.Locale;
+import java.util.concurrent.ExecutorService;
 import javax.net.ssl.SSLException;
 
 /**
@@ -27,14 +28,17 @@ final class EtcdClients {
     }
 
     /**
-     * A client for {@code uri}; connects lazily.
+     * A client for one member of {@code uri} ({@code endpoint}, one of its endpoints); connects
+     * lazily. The store picks the member of each attempt itself, so each client has one.
      *
      * @throws IllegalArgumentException when a PEM or password file is missing or unreadable, or
      *     a password environment variable is not set
      */
-    static Client build(EtcdUri uri, ClientInterceptor deadline) {
+    static Client build(EtcdUri uri, String endpoint, ExecutorService executor,
+            ClientInterceptor deadline) {
         ClientBuilder b = Client.builder()
-                .endpoints(uri.endpoints().toArray(String[]::new))
+                .endpoints(endpoint)
+                .executorService(executor)
                 .interceptor(deadline)
                 .connectTimeout(uri.timeout())
                 .retryDelay(100)

@@ -49,6 +49,9 @@ final class EtcdRegistry implements WorkerRegistry {
     /** Lost claim races in a row before giving up with UNAVAILABLE; each loss is another's win. */
     private static final int MAX_CLAIM_ATTEMPTS = 64;
 
+    /** Writes of one extend that may commit unacknowledged and be written again on top. */
+    private static final int MAX_RECOVERIES = 3;
+
     /**
      * What this client knows of a claim it made: its lease, the owner key's
      * {@code create_revision}, the last token it wrote and the HWM written with it, and the token
@@ -117,6 +120,8 @@ final class EtcdRegistry implements WorkerRegistry {
                         ? new Cmp(bytes(hwmKey), Cmp.Op.EQUAL, CmpTarget.createRevision(0))
                         : new Cmp(bytes(hwmKey), Cmp.Op.EQUAL,
                                 CmpTarget.modRevision(stored.getModRevision()));
+                // Sent again when an attempt's outcome is unknown: if that attempt committed,
+                // the owner key is on this claim's lease, and the claim is won with it.
                 TxnResponse t = store.txn("claim of worker " + w, new Cmp[] {
                     new Cmp(bytes(ownerKey), Cmp.Op.EQUAL, CmpTarget.createRevision(0)),
                     hwmUnchanged,
@@ -126,9 +131,12 @@ final class EtcdRegistry implements WorkerRegistry {
                     Op.put(bytes(hwmKey), bytes(Long.toString(hwm)), PutOption.DEFAULT),
                     Op.put(bytes(ownerKey), bytes(r.holder()),
                             PutOption.builder().withLeaseId(lease).build()),
-                }, new Op[0]);
-                if (t.isSucceeded()) {
-                    long token = t.getHeader().getRevision();
+                }, new Op[] {Op.get(bytes(ownerKey), GetOption.DEFAULT)}, EtcdStore.RESEND);
+                KeyValue owner = t.isSucceeded() ? null : first(t, 0);
+                long token = t.isSucceeded() ? t.getHeader().getRevision()
+                        : owner != null && owner.getLease() == lease ? owner.getCreateRevision()
+                        : 0;
+                if (token != 0) {
                     held.put(hwmKey, new Held(lease, token, token, hwm, 0));
                     won = true;
                     return new Claim(ns, r.datacenterId(), w, token, hwm, ttlSeconds * 1000);
@@ -156,20 +164,23 @@ final class EtcdRegistry implements WorkerRegistry {
             throw lost(c, "its etcd lease " + Long.toHexString(h.lease()) + " expired");
         }
         long next = Math.max(current, untilMillis);
-        TxnResponse t = write(c, h, next, false);
-        if (!t.isSucceeded()) {
-            KeyValue now = recoverable(c, h, t);
+        Claim at = c;
+        TxnResponse t = write(at, h, next, false);
+        for (int recovered = 0; !t.isSucceeded(); recovered++) {
+            KeyValue now = recoverable(at, h, t);
             if (now == null) {
                 throw lost(c, describe(t));
             }
-            // An earlier extend with this token timed out but did commit: only this claim has
-            // written the HWM since, so write again on top of it, never lower.
-            Held again = new Held(h.lease(), h.ownerRevision(), now.getModRevision(), 0, 0);
-            next = Math.max(EtcdKeys.hwmValue(now), untilMillis);
-            t = write(c.withToken(now.getModRevision()), again, next, false);
-            if (!t.isSucceeded()) {
-                throw lost(c, describe(t));
+            if (recovered == MAX_RECOVERIES) {
+                throw new RegistryException(Kind.UNAVAILABLE, "extend of worker " + c.workerId()
+                        + ": " + recovered + " writes in a row committed unacknowledged");
             }
+            // An earlier write with this token timed out but did commit (in an earlier extend,
+            // or an attempt of this one): only this claim has written the HWM since, so write
+            // again on top of it, never lower.
+            at = c.withToken(now.getModRevision());
+            next = Math.max(EtcdKeys.hwmValue(now), untilMillis);
+            t = write(at, h, next, false);
         }
         long token = t.getHeader().getRevision();
         held.put(key, h.written(token, next));
@@ -262,7 +273,7 @@ final class EtcdRegistry implements WorkerRegistry {
             TxnResponse t = store.txn("write-once " + key,
                     new Cmp[] {new Cmp(bytes(key), Cmp.Op.EQUAL, CmpTarget.createRevision(0))},
                     new Op[] {Op.put(bytes(key), bytes(value), PutOption.DEFAULT)},
-                    new Op[] {Op.get(bytes(key), GetOption.DEFAULT)});
+                    new Op[] {Op.get(bytes(key), GetOption.DEFAULT)}, EtcdStore.RESEND);
             if (t.isSucceeded()) {
                 return;
             }
@@ -285,20 +296,25 @@ final class EtcdRegistry implements WorkerRegistry {
         String hwmKey = keys.hwm(c);
         String ownerKey = keys.owner(c);
         Op put = Op.put(bytes(hwmKey), bytes(Long.toString(hwm)), PutOption.DEFAULT);
+        String what = (release ? "release" : "extend") + " of worker " + c.workerId();
+        Cmp[] compare = {
+            new Cmp(bytes(hwmKey), Cmp.Op.EQUAL, CmpTarget.modRevision(c.token())),
+            new Cmp(bytes(ownerKey), Cmp.Op.EQUAL, CmpTarget.createRevision(h.ownerRevision())),
+        };
+        Op[] otherwise = {Op.get(bytes(hwmKey), GetOption.DEFAULT),
+            Op.get(bytes(ownerKey), GetOption.DEFAULT)};
+        Runnable inDoubt = () -> held.computeIfPresent(hwmKey, (k, cur) ->
+                cur.ownerRevision() == h.ownerRevision() ? cur.inDoubt(c.token()) : cur);
         try {
-            return store.txn((release ? "release" : "extend") + " of worker " + c.workerId(),
-                    new Cmp[] {
-                        new Cmp(bytes(hwmKey), Cmp.Op.EQUAL, CmpTarget.modRevision(c.token())),
-                        new Cmp(bytes(ownerKey), Cmp.Op.EQUAL,
-                                CmpTarget.createRevision(h.ownerRevision())),
-                    },
-                    release ? new Op[] {put, Op.delete(bytes(ownerKey), DeleteOption.DEFAULT)}
-                            : new Op[] {put},
-                    new Op[] {Op.get(bytes(hwmKey), GetOption.DEFAULT),
-                        Op.get(bytes(ownerKey), GetOption.DEFAULT)});
+            // An extend is sent again when an attempt's outcome is unknown, after marking it
+            // in doubt: the re-sent Txn either commits the same write, or fails the comparison
+            // because the first attempt committed, which recoverable() recognises. A release is
+            // sent once: a re-sent one could not tell its own deleted owner key from a loss.
+            return release ? store.txn(what, compare, new Op[] {put,
+                Op.delete(bytes(ownerKey), DeleteOption.DEFAULT)}, otherwise)
+                    : store.txn(what, compare, new Op[] {put}, otherwise, inDoubt);
         } catch (RegistryException e) {
-            held.computeIfPresent(hwmKey, (k, cur) -> cur.ownerRevision() == h.ownerRevision()
-                    ? cur.inDoubt(c.token()) : cur);
+            inDoubt.run();
             throw e;
         }
     }

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A write whose answer is lost (it committed, but the call timed out) must neither fence the
- * node that made it nor let a fenced node write.
+ * A write whose answer is lost (it committed, but the attempt timed out) must neither fence the
+ * node that made it nor let a fenced node write: whether the registry sends it again itself, to
+ * another member within the call, or the core calls again after an UNAVAILABLE.
  */
 class EtcdInDoubtIT {
 
@@ -43,7 +44,8 @@ class EtcdInDoubtIT {
 
     @BeforeEach
     void open() {
-        store = new LosingAnswers(EtcdUri.parse(EtcdTestStores.uri(etcd, "5s")));
+        // Lost answers run out a 500 ms attempt; a call gives up after 2 s.
+        store = new LosingAnswers(EtcdUri.parse(EtcdTestStores.uri(etcd, "2s")));
         registry = new EtcdRegistry(store, EtcdTestStores.PREFIX, Clock.systemUTC());
     }
 
@@ -62,10 +64,42 @@ class EtcdInDoubtIT {
     }
 
     @Test
+    void extend_attemptCommittedButAnswerLost_reSentAndRecognised() throws Exception {
+        Claim c = claim();
+        store.loseCommitted.set(1);
+        int before = store.sent.get();
+        long token = registry.extend(c, 50_000);
+        // Committed and lost, sent again (the comparison fails on the token the first attempt
+        // moved), then written again on top: one call, three attempts.
+        assertThat(store.sent.get() - before).isEqualTo(3);
+        assertThat(hwm().getModRevision()).isEqualTo(token);
+        assertThat(EtcdStore.string(hwm().getValue())).isEqualTo("50000");
+        assertThatThrownBy(() -> registry.extend(c, 60_000))
+                .isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.LEASE_LOST);
+        registry.extend(c.withToken(token), 60_000);
+    }
+
+    @Test
+    void claim_attemptCommittedButAnswerLost_reSentAndWon() throws Exception {
+        registry.release(claim(), 10_000); // the layout key exists: its write is not lost
+        store.loseCommitted.set(1);
+        Claim c = claim();
+        assertThat(c.workerId()).as("its own worker, not another").isZero();
+        assertThat(c.hwmMillis()).isEqualTo(10_000);
+        assertThat(hwm().getModRevision()).isEqualTo(c.token());
+        long token = registry.extend(c, 20_000);
+        assertThat(EtcdStore.string(hwm().getValue())).isEqualTo("20000");
+        registry.release(c.withToken(token), 20_000);
+        assertThat(claim().workerId()).as("released: free again").isZero();
+    }
+
+    @Test
     void extend_afterAnExtendThatCommittedButTimedOut_goesOnFromTheStoredHwm() throws Exception {
         Claim c = claim();
-        store.loseNext = true;
+        store.loseAll = true;
         assertUnavailable(() -> registry.extend(c, 50_000));
+        store.loseAll = false;
         assertThat(hwm().getModRevision()).as("it did commit").isNotEqualTo(c.token());
         // The core keeps its old token and retries with a lower target: never lowered.
         long token = registry.extend(c, 40_000);
@@ -82,8 +116,9 @@ class EtcdInDoubtIT {
     void release_afterAnExtendThatCommittedButTimedOut_releases() throws Exception {
         Claim c = claim();
         long token = registry.extend(c, 20_000);
-        store.loseNext = true;
+        store.loseAll = true;
         assertUnavailable(() -> registry.extend(c.withToken(token), 50_000));
+        store.loseAll = false;
         registry.release(c.withToken(token), 25_000);
         assertThat(EtcdStore.string(hwm().getValue())).isEqualTo("25000");
         assertThat(claim().hwmMillis()).isEqualTo(25_000);
@@ -92,8 +127,9 @@ class EtcdInDoubtIT {
     @Test
     void extend_inDoubt_butWorkerTakenMeanwhile_isLeaseLost() throws Exception {
         Claim c = claim();
-        store.loseNext = true;
+        store.loseAll = true;
         assertUnavailable(() -> registry.extend(c, 50_000));
+        store.loseAll = false;
         EtcdTestStores.expireLeases(etcd, namespace);
         try (var other = EtcdTestStores.open(etcd)) {
             Claim taken = other.claim(new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 0, "",

@@ -147,12 +147,14 @@ class EtcdRangeStoreIT {
     void allocate_answerLostAfterCommit_isUnavailable_andThoseValuesAreNeverHandedOut()
             throws Exception {
         try (LosingAnswers store = new LosingAnswers(EtcdUri.parse(EtcdTestStores.uri(etcd,
-                "5s")))) {
+                "2s")))) {
             RangeStore s = new EtcdRangeStore(store, EtcdTestStores.PREFIX);
             s.create(tag, 1, 10);
             assertThat(s.allocate(tag, 10)).isEqualTo(new Range(1, 11));
-            store.loseNext = true;
+            store.loseCommitted.set(1);
+            int before = store.sent.get();
             assertUnavailable(() -> s.allocate(tag, 10));
+            assertThat(store.sent.get() - before).as("an allocation is sent once").isEqualTo(1);
             // It committed: [11, 21) is lost, not reused.
             assertThat(s.allocate(tag, 10)).isEqualTo(new Range(21, 31));
         }

@@ -1,28 +1,34 @@
 package io.idmint.etcd;
 
+import io.etcd.jetcd.Client;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.Op;
-import io.idmint.spi.RegistryException;
-import io.idmint.spi.RegistryException.Kind;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** A store whose next Txn commits and then reports a timeout, as when the answer is lost. */
+/**
+ * A store that loses the answers of {@code Txn} attempts, as when a member hangs right after
+ * committing: the attempt takes effect, but never hears back, and runs out of time.
+ */
 final class LosingAnswers extends EtcdStore {
 
-    volatile boolean loseNext;
+    /** How many of the next attempts that commit lose their answer. */
+    final AtomicInteger loseCommitted = new AtomicInteger();
+    /** Whether every attempt loses its answer, committed or not. */
+    volatile boolean loseAll;
+    /** Attempts sent so far. */
+    final AtomicInteger sent = new AtomicInteger();
 
     LosingAnswers(EtcdUri uri) {
         super(uri);
     }
 
     @Override
-    TxnResponse txn(String what, Cmp[] compare, Op[] then, Op[] otherwise)
-            throws RegistryException {
-        TxnResponse r = super.txn(what, compare, then, otherwise);
-        if (loseNext) {
-            loseNext = false;
-            throw new RegistryException(Kind.UNAVAILABLE, "answer to " + what + " lost");
-        }
-        return r;
+    CompletableFuture<TxnResponse> send(Client member, Cmp[] compare, Op[] then, Op[] otherwise) {
+        sent.incrementAndGet();
+        return super.send(member, compare, then, otherwise).thenCompose(r -> loseAll
+                || r.isSucceeded() && loseCommitted.getAndUpdate(n -> Math.max(0, n - 1)) > 0
+                ? new CompletableFuture<>() : CompletableFuture.completedFuture(r));
     }
 }

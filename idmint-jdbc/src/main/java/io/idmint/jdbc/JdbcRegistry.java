@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -94,6 +95,20 @@ final class JdbcRegistry implements WorkerRegistry {
             return out;
         } catch (SQLException e) {
             throw failure("list", e);
+        }
+    }
+
+    /** The database server's clock: the same one that times the leases. */
+    @Override
+    public OptionalLong storeTimeMillis() throws RegistryException {
+        try (Connection c = pool.connect(); PreparedStatement ps = sql.prepare(c, sql.storeTime);
+                ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                throw new SQLException("no row from " + sql.storeTime);
+            }
+            return OptionalLong.of(rs.getLong(1));
+        } catch (SQLException e) {
+            throw failure("read the database clock", e);
         }
     }
 

@@ -32,6 +32,8 @@ final class WorkerSql {
     final String extend;
     final String release;
     final String list;
+    /** The database server's current time in Unix ms. */
+    final String storeTime;
     private final int queryTimeoutSeconds;
 
     WorkerSql(Dialect d, int queryTimeoutSeconds) {
@@ -68,6 +70,7 @@ final class WorkerSql {
                 + " CASE WHEN " + held + " THEN " + d.epochMillis("lease_until") + " ELSE 0 END"
                 + " FROM idmint_worker WHERE namespace = ? AND generation > 0"
                 + " ORDER BY datacenter_id, worker_id";
+        storeTime = "SELECT " + d.epochMillis(now);
     }
 
     /** A statement bounded by the query timeout, so a stuck database cannot hang a renewal. */

@@ -31,6 +31,11 @@ abstract class JdbcRegistryContract extends WorkerRegistryContract {
         return JdbcRegistries.open(url());
     }
 
+    @Override
+    protected boolean hasStoreClock() {
+        return true;
+    }
+
     /** A closed client's claims live on until their lease runs out: end them by server time. */
     @Override
     protected Claim awaitClaim(ClaimRequest request) throws Exception {

@@ -3,8 +3,6 @@ package io.idmint.testkit;
 import io.idmint.spi.Durations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,7 +24,8 @@ import java.util.stream.Stream;
  * process and deletes the data; a JVM shutdown hook kills what a test left running.
  *
  * <p>Clusters use {@code --heartbeat-interval 50 --election-timeout 500}: they start in about a
- * second and elect a new leader within about one when the leader dies.
+ * second and elect a new leader within about one when the leader dies or hangs
+ * ({@link #pause}: SIGSTOP, its connections stay open and never answer).
  *
  * <p>{@link #startTls} serves clients over TLS only (certificates from a {@link TestPki}, with
  * {@code --client-cert-auth} if asked); peers talk plain text. Health and metrics are read from
@@ -54,12 +53,13 @@ public final class EtcdCluster implements AutoCloseable {
         final int metricsPort;
         final Path dataDir;
         Process process;
+        boolean paused;
 
-        Member(String name, int[] ports, Path dataDir) {
+        Member(String name, int[] ports, int first, Path dataDir) {
             this.name = name;
-            this.clientPort = ports[0];
-            this.peerPort = ports[1];
-            this.metricsPort = ports[2];
+            this.clientPort = ports[first];
+            this.peerPort = ports[first + 1];
+            this.metricsPort = ports[first + 2];
             this.dataDir = dataDir;
         }
     }
@@ -72,10 +72,9 @@ public final class EtcdCluster implements AutoCloseable {
                     + "'apt-get install etcd-server' (scripts/test does this)");
         }
         dir = Files.createTempDirectory("idmint-etcd-");
-        int[] ports = freePorts(3 * size);
+        int[] ports = LocalProcesses.freePorts(3 * size);
         for (int i = 0; i < size; i++) {
-            members.add(new Member("m" + i, new int[] {ports[3 * i], ports[3 * i + 1],
-                    ports[3 * i + 2]}, dir.resolve("m" + i)));
+            members.add(new Member("m" + i, ports, 3 * i, dir.resolve("m" + i)));
         }
         Runtime.getRuntime().addShutdownHook(reaper);
     }
@@ -145,10 +144,6 @@ public final class EtcdCluster implements AutoCloseable {
         return "127.0.0.1:" + members.get(member).clientPort;
     }
 
-    private String metricsEndpoint(int member) {
-        return "127.0.0.1:" + members.get(member).metricsPort;
-    }
-
     /** The process ID of a running member. */
     public long pid(int member) {
         Process p = members.get(member).process;
@@ -172,10 +167,28 @@ public final class EtcdCluster implements AutoCloseable {
         }
     }
 
-    /** Stops a member cleanly (SIGTERM, then SIGKILL after 5 s). */
+    /**
+     * Freezes a running member (SIGSTOP), as a hung host or a long stall would: its TCP
+     * connections stay open and accept bytes, but it answers nothing until {@link #resume}.
+     */
+    public void pause(int member) {
+        LocalProcesses.signal(members.get(member).process, "STOP");
+        members.get(member).paused = true;
+    }
+
+    /** Lets a {@linkplain #pause paused} member run again (SIGCONT). */
+    public void resume(int member) {
+        LocalProcesses.signal(members.get(member).process, "CONT");
+        members.get(member).paused = false;
+    }
+
+    /** Stops a member cleanly (SIGTERM, then SIGKILL after 5 s); a paused one is resumed first. */
     public void stop(int member) {
         Process p = members.get(member).process;
         if (p != null) {
+            if (members.get(member).paused && p.isAlive()) {
+                resume(member);
+            }
             p.destroy();
             try {
                 if (!p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -214,10 +227,7 @@ public final class EtcdCluster implements AutoCloseable {
         awaitHealthy(START_TIMEOUT);
     }
 
-    /**
-     * The index of the current leader, waiting up to {@code timeout} for running members to
-     * agree on one.
-     */
+    /** The index of the current leader, waiting up to {@code timeout} for one. */
     public int leader(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         do {
@@ -226,7 +236,7 @@ public final class EtcdCluster implements AutoCloseable {
                     return i;
                 }
             }
-            pause();
+            nap();
         } while (System.nanoTime() < deadline);
         throw new IllegalStateException("no etcd leader within " + Durations.format(timeout)
                 + "; logs in " + dir);
@@ -244,7 +254,7 @@ public final class EtcdCluster implements AutoCloseable {
                     throw new IllegalStateException("etcd member " + i + " not healthy within "
                             + Durations.format(timeout) + "; log: " + log(i));
                 }
-                pause();
+                nap();
             }
         }
     }
@@ -301,42 +311,36 @@ public final class EtcdCluster implements AutoCloseable {
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
         try {
             m.process = pb.start();
+            m.paused = false;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + ETCD + (fresh ? "" : " again"), e);
         }
     }
 
     private boolean healthy(int i) {
-        try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://"
-                    + metricsEndpoint(i) + "/health")).timeout(Duration.ofSeconds(1)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 200
-                    && r.body().replace(" ", "").contains("\"health\":\"true\"");
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        String body = get(i, "/health");
+        return body != null && body.replace(" ", "").contains("\"health\":\"true\"");
     }
 
     /** A gauge from a member's /metrics, or -1 when it cannot be read. */
     private long metric(int i, String name) {
+        String body = get(i, "/metrics");
+        return body == null ? -1 : body.lines().filter(l -> l.startsWith(name + " ")).findFirst()
+                .map(l -> (long) Double.parseDouble(l.substring(name.length() + 1).trim()))
+                .orElse(-1L);
+    }
+
+    /** The body of a member's plain-text metrics endpoint {@code path}, or null on no 200. */
+    private String get(int i, String path) {
         try {
-            URI uri = URI.create("http://" + metricsEndpoint(i) + "/metrics");
-            HttpResponse<Stream<String>> r = http.send(HttpRequest.newBuilder(uri)
-                    .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.ofLines());
-            try (Stream<String> lines = r.body()) {
-                return lines.filter(l -> l.startsWith(name + " ")).findFirst()
-                        .map(l -> (long) Double.parseDouble(l.substring(name.length() + 1).trim()))
-                        .orElse(-1L);
-            }
+            URI uri = URI.create("http://127.0.0.1:" + members.get(i).metricsPort + path);
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri)
+                    .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : null;
         } catch (IOException e) {
-            return -1;
+            return null;
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            throw interrupted(e);
         }
     }
 
@@ -352,11 +356,8 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     private void killAll() {
-        for (Member m : members) {
-            if (m.process != null) {
-                m.process.destroyForcibly();
-            }
-        }
+        members.stream().map(m -> m.process).filter(p -> p != null)
+                .forEach(Process::destroyForcibly);
     }
 
     private static void awaitExit(Process p) {
@@ -367,30 +368,17 @@ public final class EtcdCluster implements AutoCloseable {
         }
     }
 
-    private static void pause() {
+    private static void nap() {
         try {
             Thread.sleep(50);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            throw interrupted(e);
         }
     }
 
-    private static int[] freePorts(int n) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
-            }
-        }
+    private static IllegalStateException interrupted(InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new IllegalStateException("interrupted", e);
     }
 
     @Override

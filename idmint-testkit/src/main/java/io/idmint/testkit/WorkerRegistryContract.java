@@ -13,6 +13,7 @@ import io.idmint.spi.WorkerRegistry;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -47,9 +48,31 @@ public abstract class WorkerRegistryContract {
         opened.forEach(WorkerRegistry::close);
     }
 
+    /**
+     * Whether the store reports its own clock ({@link WorkerRegistry#storeTimeMillis}); a
+     * backend whose store has one overrides this to say so.
+     */
+    protected boolean hasStoreClock() {
+        return false;
+    }
+
     protected ClaimRequest request(int maxWorkerId, int preferred) {
         return new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, "dc-one", maxWorkerId,
                 preferred, 30_000, "test/" + maxWorkerId);
+    }
+
+    @Test
+    void storeTimeMillis_whereTheStoreHasAClock_isWithinSecondsOfOursOnLoopback()
+            throws Exception {
+        WorkerRegistry r = connect();
+        r.claim(request(3, -1)); // connected, schema in place: the read is one round trip
+        long before = System.currentTimeMillis();
+        OptionalLong store = r.storeTimeMillis();
+        long after = System.currentTimeMillis();
+        assertThat(store.isPresent()).as("store time reported").isEqualTo(hasStoreClock());
+        if (store.isPresent()) {
+            assertThat(store.getAsLong()).isBetween(before - 3_000, after + 3_000);
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.idmint.zookeeper;
 
+import io.idmint.spi.Claim;
 import io.idmint.spi.Names;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
@@ -15,6 +16,8 @@ import java.nio.charset.StandardCharsets;
  * {chroot}/{namespace}/dc/{d}/owner/{w}   EPHEMERAL    "{nonce} {sessionTimeoutMs} {holder}"
  * {chroot}/segments/{tag}                 persistent   a segment tag: "{next} {step}", decimal;
  *                                                       Stat.version guards each allocation
+ * {chroot}/@clock                         persistent   empty; written to read the leader's clock
+ *                                                       (its mtime); no namespace has an '@'
  * </pre>
  *
  * HWM znodes are never deleted: losing one would let the next holder start from zero.
@@ -75,6 +78,11 @@ final class ZkNodes {
     }
 
     /** The parent of every segment tag's znode. */
+    /** The znode written to read ZooKeeper's clock. */
+    String clock() {
+        return chroot + "/@clock";
+    }
+
     String segments() {
         return chroot + "/" + SEGMENTS;
     }
@@ -117,6 +125,16 @@ final class ZkNodes {
 
     String owner(String ns, int dc, int worker) {
         return owners(ns, dc) + "/" + worker;
+    }
+
+    /** The HWM znode of a claim's worker. */
+    String hwm(Claim c) {
+        return hwm(c.namespace(), c.datacenterId(), c.workerId());
+    }
+
+    /** The owner znode of a claim's worker. */
+    String owner(Claim c) {
+        return owner(c.namespace(), c.datacenterId(), c.workerId());
     }
 
     /** The HWM znode of the worker whose owner znode is {@code ownerPath}. */

@@ -11,6 +11,7 @@ import io.idmint.zookeeper.ZkSession.Node;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -195,8 +196,8 @@ final class ZkRegistry implements WorkerRegistry {
     @Override
     public long extend(Claim claim, long untilMillis) throws RegistryException {
         CuratorFramework c = zk.ready(claim.leaseTtlMillis());
-        String hwm = hwmOf(claim);
-        String owner = ownerOf(claim);
+        String hwm = nodes.hwm(claim);
+        String owner = nodes.owner(claim);
         Held h = held.get(owner);
         requireClaimingSession(c, claim, owner, h);
         Node n = readHwm(c, claim);
@@ -246,7 +247,7 @@ final class ZkRegistry implements WorkerRegistry {
      */
     @Override
     public void release(Claim claim, long finalHwmMillis) throws RegistryException {
-        String owner = ownerOf(claim);
+        String owner = nodes.owner(claim);
         Held h = held.get(owner);
         try {
             writeFinalHwm(claim, finalHwmMillis);
@@ -259,12 +260,12 @@ final class ZkRegistry implements WorkerRegistry {
         if (h != null) {
             held.remove(owner, h);
         }
-        unacked.remove(hwmOf(claim));
+        unacked.remove(nodes.hwm(claim));
     }
 
     private void writeFinalHwm(Claim claim, long finalHwmMillis) throws RegistryException {
-        String hwm = hwmOf(claim);
-        String owner = ownerOf(claim);
+        String hwm = nodes.hwm(claim);
+        String owner = nodes.owner(claim);
         CuratorFramework c = zk.ready(claim.leaseTtlMillis());
         int version = baseVersion(c, claim, readHwm(c, claim));
         byte[] last = ZkNodes.encodeHwm(Math.max(finalHwmMillis, claim.hwmMillis()));
@@ -295,7 +296,7 @@ final class ZkRegistry implements WorkerRegistry {
      * that the holder, still holding the claim's token, can go on from the version it moved to.
      */
     void answerLost(Claim claim) {
-        unacked.putIfAbsent(hwmOf(claim), claim.token());
+        unacked.putIfAbsent(nodes.hwm(claim), claim.token());
     }
 
     /**
@@ -310,15 +311,15 @@ final class ZkRegistry implements WorkerRegistry {
         if (version == claim.token()) {
             return version;
         }
-        Long pending = unacked.get(hwmOf(claim));
-        Held h = held.get(ownerOf(claim));
+        Long pending = unacked.get(nodes.hwm(claim));
+        Held h = held.get(nodes.owner(claim));
         if (pending != null && pending == claim.token() && h != null && version > claim.token()) {
             // Read after the HWM: if the owner znode still carries this claim's nonce, it has
             // existed since the claim, so no one else could claim in between and every version
             // up to the one read came from this holder's writes. A later write fails the
             // multi() below, which is conditional on the version read.
-            Node o = zk.readOrNull(c, ownerOf(claim));
-            if (o != null && Owner.decode(ownerOf(claim), o.data()).nonce().equals(h.nonce())) {
+            Node o = zk.readOrNull(c, nodes.owner(claim));
+            if (o != null && Owner.decode(nodes.owner(claim), o.data()).nonce().equals(h.nonce())) {
                 return version;
             }
         }
@@ -328,6 +329,12 @@ final class ZkRegistry implements WorkerRegistry {
     @Override
     public List<WorkerRecord> list(String namespace) throws RegistryException {
         return pool.list(namespace);
+    }
+
+    /** ZooKeeper's clock: the mtime the leader stamps on a write ({@link ZkSession#touch}). */
+    @Override
+    public OptionalLong storeTimeMillis() throws RegistryException {
+        return OptionalLong.of(zk.touch(zk.ready(0), nodes.clock()));
     }
 
     @Override
@@ -370,10 +377,10 @@ final class ZkRegistry implements WorkerRegistry {
     }
 
     private Node readHwm(CuratorFramework c, Claim claim) throws RegistryException {
-        Node n = zk.readOrNull(c, hwmOf(claim));
+        Node n = zk.readOrNull(c, nodes.hwm(claim));
         if (n == null) {
             throw new RegistryException(Kind.LEASE_LOST, describe(claim) + ": its HWM znode "
-                    + hwmOf(claim) + " is gone (HWM znodes must never be deleted)");
+                    + nodes.hwm(claim) + " is gone (HWM znodes must never be deleted)");
         }
         return n;
     }
@@ -382,14 +389,6 @@ final class ZkRegistry implements WorkerRegistry {
         return new RegistryException(Kind.LEASE_LOST, describe(claim) + ": fencing token "
                 + claim.token() + " is stale (HWM znode version "
                 + (version < 0 ? "moved" : "is " + version) + "): another node claimed it");
-    }
-
-    private String hwmOf(Claim claim) {
-        return nodes.hwm(claim.namespace(), claim.datacenterId(), claim.workerId());
-    }
-
-    private String ownerOf(Claim claim) {
-        return nodes.owner(claim.namespace(), claim.datacenterId(), claim.workerId());
     }
 
     private static String describe(Claim claim) {

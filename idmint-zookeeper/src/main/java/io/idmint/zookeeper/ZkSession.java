@@ -244,6 +244,25 @@ final class ZkSession implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes an empty value to a znode (creating it the first time) and returns the write's
+     * {@code mtime}: the ZooKeeper leader's clock (Unix ms) when it took the write.
+     */
+    long touch(CuratorFramework c, String path) throws RegistryException {
+        for (int pass = 0; ; pass++) {
+            try {
+                return c.setData().forPath(path, new byte[0]).getMtime();
+            } catch (KeeperException.NoNodeException e) {
+                if (pass > 0) {
+                    throw unavailable("writing " + path, e);
+                }
+                ensure(c, path);
+            } catch (Exception e) {
+                throw unavailable("writing " + path, e);
+            }
+        }
+    }
+
     /** The children's names; none when the znode does not exist. */
     List<String> childrenOrEmpty(CuratorFramework c, String path) throws RegistryException {
         try {

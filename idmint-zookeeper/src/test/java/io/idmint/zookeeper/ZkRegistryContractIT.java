@@ -29,4 +29,9 @@ class ZkRegistryContractIT extends WorkerRegistryContract {
     protected WorkerRegistry newClient() {
         return ZkTesting.open(server.getConnectString(), "timeout=5s");
     }
+
+    @Override
+    protected boolean hasStoreClock() {
+        return true;
+    }
 }
