@@ -41,7 +41,7 @@ class HybridTimeSourceTest {
     @Test
     void wallClockStepsBack_isReportedNotFollowed() {
         Clocks c = new Clocks();
-        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono);
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
         long start = t.currentTimeMillis();
         c.pass(100);
         c.wallMillis -= 5_000;
@@ -52,7 +52,7 @@ class HybridTimeSourceTest {
     @Test
     void wallClockRunsAhead_isFollowedForwards() {
         Clocks c = new Clocks();
-        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono);
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
         long start = t.currentTimeMillis();
         c.wallMillis += 250; // slewed or stepped forwards
         assertThat(t.currentTimeMillis()).isEqualTo(start + 250);
@@ -65,7 +65,7 @@ class HybridTimeSourceTest {
     @Test
     void stallBetweenReads_neverRunsAheadOfTheWallClock() {
         Clocks c = new Clocks();
-        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono);
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
         for (int i = 0; i < 1_000; i++) {
             c.stallNanos = (i % 7) * 3_000_000L;
             c.pass(1);
@@ -86,7 +86,7 @@ class HybridTimeSourceTest {
      */
     @Test
     void awaitNextMillis_parksInsteadOfSpinning() throws InterruptedException {
-        HybridTimeSource t = new HybridTimeSource();
+        HybridTimeSource t = new HybridTimeSource(1_000);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuBefore = threads.getCurrentThreadCpuTime();
         long wallBefore = System.nanoTime();
