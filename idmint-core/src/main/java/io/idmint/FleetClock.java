@@ -17,6 +17,7 @@ import java.util.OptionalLong;
  * reservation window and the sequence's lead, and, as the holder renews it at least once per
  * lease TTL while it holds the worker, at least its holder's clock minus (TTL - window). Stale
  * HWMs can therefore never make a healthy node look wrong; they only make the check coarser.
+ * With no other holder (a single node, the {@code static:} registry) there is no reference.
  *
  * <p>The same check confirms or disputes a forward step of the wall clock that the
  * {@link HybridTimeSource} holds back.
@@ -29,13 +30,14 @@ final class FleetClock {
     /**
      * One check's outcome.
      *
-     * @param reference whether there was anything to compare with
      * @param skewMillis this node's clock minus the fleet's bounds (positive: ahead), 0 inside
      * @param fault {@code CLOCK_BEHIND_FLEET} or {@code CLOCK_AHEAD_OF_FLEET} past the max skew,
      *     else null
      * @param why a sentence for operators when there is a fault
+     * @param repeated whether the check before found a fault too
      */
-    record Verdict(boolean reference, long skewMillis, Reason fault, String why) {
+    record Verdict(long skewMillis, Reason fault, String why,
+            boolean repeated) {
     }
 
     private final GeneratorSettings settings;
@@ -43,8 +45,9 @@ final class FleetClock {
     private final String namespace;
     private final long leaseTtlMillis;
     private volatile long skewMillis;
-    /** While a worker is held: when its clock is next compared ({@link TimeSource#nanoTime()}). */
-    private long nextCheckNanos;
+    /** While a worker is held: when it was last compared, on both clocks of the time source. */
+    private long checkedNanos;
+    private long checkedMillis;
     /** Whether the last check of the held worker's clock found a fault. */
     private boolean faultSeen;
 
@@ -67,21 +70,25 @@ final class FleetClock {
         return check(-1, -1);
     }
 
-    /** A worker was reserved at {@code nanos}: its clock is next checked an interval later. */
-    void held(long nanos) {
-        nextCheckNanos = nanos + CHECK_INTERVAL_MILLIS * 1_000_000;
+    /** A worker was reserved: its clock is next checked an interval from now. */
+    void held() {
+        checkedNanos = settings.time().nanoTime();
+        checkedMillis = settings.time().currentTimeMillis();
     }
 
     /**
      * The check while holding a worker, when due: every {@link #CHECK_INTERVAL_MILLIS}, and at
-     * each step while a fault or a held-back forward step waits. Returns the fault once two
-     * checks in a row found one (so that one HWM caught between its holder's claim and its
-     * reservation cannot cost a healthy node its worker), else null. A store that does not
-     * answer is left to the renewals.
+     * each step while a fault or a held-back forward step waits, or when the time source moved
+     * further than its monotonic clock since the last check (a time source that follows steps). Returns a fault, else null; a
+     * fault is {@linkplain Verdict#repeated() repeated} when the check before found one too.
+     * A store that does not answer is left to the renewals.
      */
     Verdict whileHeld(int datacenterId, int workerId) {
         TimeSource time = settings.time();
-        boolean due = faultSeen || time.nanoTime() - nextCheckNanos >= 0
+        long nanos = time.nanoTime();
+        long jumped = time.currentTimeMillis() - checkedMillis - (nanos - checkedNanos) / 1_000_000;
+        boolean due = faultSeen || nanos - checkedNanos >= CHECK_INTERVAL_MILLIS * 1_000_000
+                || jumped > settings.maxSkewMillis()
                 || time instanceof HybridTimeSource h
                         && h.wallClockOffsetMillis() > h.maxForwardStepMillis();
         if (!due) {
@@ -93,10 +100,11 @@ final class FleetClock {
         } catch (RegistryException e) {
             return null;
         }
-        held(time.nanoTime());
-        boolean confirmed = v.fault() != null && faultSeen;
-        faultSeen = v.fault() != null && !confirmed;
-        return confirmed ? v : null;
+        held();
+        boolean repeated = faultSeen;
+        faultSeen = v.fault() != null;
+        return v.fault() == null ? null
+                : new Verdict(v.skewMillis(), v.fault(), v.why(), repeated);
     }
 
     /**
@@ -129,8 +137,10 @@ final class FleetClock {
             }
             now = time.currentTimeMillis();
             if (max == Long.MIN_VALUE) {
+                // No other holder: nothing to compare with. Free workers' HWMs are no reference:
+                // one left far ahead by a clock that lied must not stop a healthy node.
                 skewMillis = 0;
-                return new Verdict(false, 0, null, null);
+                return new Verdict(0, null, null, false);
             }
             long lead = settings.maxLeadTicks() * settings.layout().tickMillis();
             lo = max - settings.windowMillis() - lead;
@@ -144,23 +154,23 @@ final class FleetClock {
             long gap = h.wallClockOffsetMillis();
             if (gap > h.maxForwardStepMillis()) {
                 long wall = now + gap;
-                if (wall >= lo - maxSkew && wall - maxSkew <= hi) {
-                    h.confirmForwardStep();
-                } else {
+                if (wall < lo - maxSkew || wall - maxSkew > hi) {
                     h.disputeForwardStep();
+                } else if (hi != Long.MAX_VALUE) {
+                    h.confirmForwardStep(); // a bound from below alone confirms nothing
                 }
             }
         }
         long skew = now < lo ? now - lo : now > hi ? now - hi : 0;
         skewMillis = skew;
         if (skew < -maxSkew) {
-            return new Verdict(true, skew, Reason.CLOCK_BEHIND_FLEET, "clock is " + -skew
-                    + " ms behind " + against + " (clock.max-skew " + maxSkew + " ms)");
+            return new Verdict(skew, Reason.CLOCK_BEHIND_FLEET, "clock is " + -skew
+                    + " ms behind " + against + " (clock.max-skew " + maxSkew + " ms)", false);
         }
         if (skew > maxSkew) {
-            return new Verdict(true, skew, Reason.CLOCK_AHEAD_OF_FLEET, "clock is " + skew
-                    + " ms ahead of " + against + " (clock.max-skew " + maxSkew + " ms)");
+            return new Verdict(skew, Reason.CLOCK_AHEAD_OF_FLEET, "clock is " + skew
+                    + " ms ahead of " + against + " (clock.max-skew " + maxSkew + " ms)", false);
         }
-        return new Verdict(true, skew, null, null);
+        return new Verdict(skew, null, null, false);
     }
 }

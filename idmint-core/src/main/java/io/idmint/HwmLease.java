@@ -159,11 +159,18 @@ final class HwmLease implements AutoCloseable {
             giveUp(Reason.CLOCK_BEHIND, "clock fell " + behind + " ms behind the last issued ID; "
                     + "worker released, re-joining when the clock has caught up");
         } else {
-            extend();
-            FleetClock.Verdict v = claim != null && state == LeaseState.ACTIVE
+            // Checked before renewing: a clock the fleet disputes raises no HWM. One fault skips
+            // a renewal (the runway covers several); a second in a row, a period later, gives
+            // the worker up, so one HWM caught between its holder's claim and its reservation
+            // cannot cost a healthy node its worker.
+            FleetClock.Verdict v = state == LeaseState.ACTIVE
                     ? fleet.whileHeld(claim.datacenterId(), claim.workerId()) : null;
-            if (v != null) {
+            if (v == null) {
+                extend();
+            } else if (v.repeated()) {
                 giveUp(v.fault(), v.why() + "; worker released, re-joining when the clock agrees");
+            } else {
+                detail = v.why() + "; renewal held back until a second check";
             }
         }
     }
@@ -278,7 +285,7 @@ final class HwmLease implements AutoCloseable {
         claim = c;
         lastAckNanos = sendNanos;
         previousWorker = c.workerId();
-        fleet.held(sendNanos);
+        fleet.held();
         issuer.install(c.datacenterId(), c.workerId(), layout.tickOf(c.hwmMillis()),
                 layout.tickOf(limit(from)));
         setState(LeaseState.ACTIVE, "holding worker " + c.workerId() + " of datacenter "
