@@ -79,9 +79,9 @@ final class FleetClock {
     /**
      * The check while holding a worker, when due: every {@link #CHECK_INTERVAL_MILLIS}, and at
      * each step while a fault or a held-back forward step waits, or when the time source moved
-     * further than its monotonic clock since the last check (a time source that follows steps). Returns a fault, else null; a
-     * fault is {@linkplain Verdict#repeated() repeated} when the check before found one too.
-     * A store that does not answer is left to the renewals.
+     * further than its monotonic clock since the last check (a time source that follows steps).
+     * Returns a fault, else null; a fault is {@linkplain Verdict#repeated() repeated} when the
+     * check before found one too. A store that does not answer is left to the renewals.
      */
     Verdict whileHeld(int datacenterId, int workerId) {
         TimeSource time = settings.time();

@@ -483,7 +483,8 @@ class StripedGeneratorTest {
                 .isEqualTo(LeaseState.LOST);
         assertThat(GeneratorStatus.ofStripes(l, List.of(acquiring, released), 0, null, 0).state())
                 .isEqualTo(LeaseState.ACQUIRING);
-        GeneratorStatus closed = GeneratorStatus.ofStripes(l, List.of(released, released), 0, null, 0);
+        GeneratorStatus closed = GeneratorStatus.ofStripes(l, List.of(released, released), 0,
+                null, 0);
         assertThat(closed.state()).isEqualTo(LeaseState.RELEASED);
         assertThat(closed.ready()).isFalse();
         assertThat(closed.runwayMillis()).isZero();
