@@ -30,13 +30,14 @@ final class FleetClock {
     /**
      * One check's outcome.
      *
+     * @param reference whether there was anything to compare with
      * @param skewMillis this node's clock minus the fleet's bounds (positive: ahead), 0 inside
      * @param fault {@code CLOCK_BEHIND_FLEET} or {@code CLOCK_AHEAD_OF_FLEET} past the max skew,
      *     else null
      * @param why a sentence for operators when there is a fault
      * @param repeated whether the check before found a fault too
      */
-    record Verdict(long skewMillis, Reason fault, String why,
+    record Verdict(boolean reference, long skewMillis, Reason fault, String why,
             boolean repeated) {
     }
 
@@ -81,7 +82,9 @@ final class FleetClock {
      * each step while a fault or a held-back forward step waits, or when the time source moved
      * further than its monotonic clock since the last check (a time source that follows steps).
      * Returns a fault, else null; a fault is {@linkplain Verdict#repeated() repeated} when the
-     * check before found one too. A store that does not answer is left to the renewals.
+     * check before found one too: one HWM caught between its holder's claim and reservation
+     * must not cost a healthy node its worker. A store that does not answer is left to the
+     * renewals.
      */
     Verdict whileHeld(int datacenterId, int workerId) {
         TimeSource time = settings.time();
@@ -104,7 +107,7 @@ final class FleetClock {
         boolean repeated = faultSeen;
         faultSeen = v.fault() != null;
         return v.fault() == null ? null
-                : new Verdict(v.skewMillis(), v.fault(), v.why(), repeated);
+                : new Verdict(true, v.skewMillis(), v.fault(), v.why(), repeated);
     }
 
     /**
@@ -140,7 +143,7 @@ final class FleetClock {
                 // No other holder: nothing to compare with. Free workers' HWMs are no reference:
                 // one left far ahead by a clock that lied must not stop a healthy node.
                 skewMillis = 0;
-                return new Verdict(0, null, null, false);
+                return new Verdict(false, 0, null, null, false);
             }
             long lead = settings.maxLeadTicks() * settings.layout().tickMillis();
             lo = max - settings.windowMillis() - lead;
@@ -164,13 +167,13 @@ final class FleetClock {
         long skew = now < lo ? now - lo : now > hi ? now - hi : 0;
         skewMillis = skew;
         if (skew < -maxSkew) {
-            return new Verdict(skew, Reason.CLOCK_BEHIND_FLEET, "clock is " + -skew
+            return new Verdict(true, skew, Reason.CLOCK_BEHIND_FLEET, "clock is " + -skew
                     + " ms behind " + against + " (clock.max-skew " + maxSkew + " ms)", false);
         }
         if (skew > maxSkew) {
-            return new Verdict(skew, Reason.CLOCK_AHEAD_OF_FLEET, "clock is " + skew
+            return new Verdict(true, skew, Reason.CLOCK_AHEAD_OF_FLEET, "clock is " + skew
                     + " ms ahead of " + against + " (clock.max-skew " + maxSkew + " ms)", false);
         }
-        return new Verdict(skew, null, null, false);
+        return new Verdict(true, skew, null, null, false);
     }
 }

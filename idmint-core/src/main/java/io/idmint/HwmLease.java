@@ -160,9 +160,8 @@ final class HwmLease implements AutoCloseable {
                     + "worker released, re-joining when the clock has caught up");
         } else {
             // Checked before renewing: a clock the fleet disputes raises no HWM. One fault skips
-            // a renewal (the runway covers several); a second in a row, a period later, gives
-            // the worker up, so one HWM caught between its holder's claim and its reservation
-            // cannot cost a healthy node its worker.
+            // a renewal (the runway covers several); a second in a row gives the worker up (see
+            // FleetClock.whileHeld).
             FleetClock.Verdict v = state == LeaseState.ACTIVE
                     ? fleet.whileHeld(claim.datacenterId(), claim.workerId()) : null;
             if (v == null) {
@@ -184,8 +183,10 @@ final class HwmLease implements AutoCloseable {
      * more than the wait: behind this generator's own last ID (after a clock fault), or behind
      * the claimed worker's HWM. The preference (this lease's previous worker, else the
      * configured one) yields when its HWM is ahead: it is held while the coldest free worker is
-     * claimed, so that the coldest is another, then released unchanged. The node waits only when
-     * the coldest is ahead too (guarantee 2: pause rather than guess).
+     * claimed, so that the coldest is another, then released unchanged. The node waits when the
+     * coldest is ahead too, or when, with nothing in the fleet to compare with, the preferred
+     * worker is further ahead than a reservation window: then this clock may be what is wrong
+     * (guarantee 2: pause rather than guess).
      */
     private RegistryException acquire(boolean poolFullIsFatal) {
         boolean fail = settings.clockPolicy() == ClockPolicy.FAIL;
@@ -202,8 +203,10 @@ final class HwmLease implements AutoCloseable {
         if (fail && now < claimNotBefore) {
             return null; // still waiting for the clock; the state says why
         }
+        boolean reference;
         try {
             FleetClock.Verdict v = fleet.beforeClaim();
+            reference = v.reference();
             if (v.fault() != null) {
                 setState(LeaseState.ACQUIRING, v.fault(), v.why()
                         + "; taking no worker until it agrees");
@@ -236,13 +239,16 @@ final class HwmLease implements AutoCloseable {
                             + passed.workerId() + " yielded: its high-water mark is "
                             + (passed.hwmMillis() - now) + " ms ahead of the clock");
                 }
-                if (passed == null && c.workerId() == req.preferredWorkerId()) {
+                if (passed == null && c.workerId() == req.preferredWorkerId()
+                        && (reference || ahead <= settings.windowMillis() + maxWait)) {
                     passed = c;
                     req = req.withoutPreference();
                     continue;
                 }
                 quietRelease(c, c.hwmMillis());
-                return waitFor(c, "every free worker's is ahead");
+                return waitFor(c, passed == null && c.workerId() == req.preferredWorkerId()
+                        ? "no other holder or store clock tells which clock is wrong"
+                        : "every free worker's is ahead");
             }
         } finally {
             if (passed != null) {
@@ -253,12 +259,10 @@ final class HwmLease implements AutoCloseable {
 
     /** Waits for the clock to reach a claimed worker's HWM; its caller releases the worker. */
     private RegistryException waitFor(Claim c, String why) {
-        long ahead = c.hwmMillis() - time.currentTimeMillis();
-        setState(LeaseState.ACQUIRING, Reason.CLOCK_BEHIND, "clock is " + ahead
-                + " ms behind the high-water mark of worker " + c.workerId() + " (" + why
-                + "); waiting for it to catch up (clock.policy=fail)");
-        // Claiming again before the clock has caught up would only rewrite the state.
-        claimNotBefore = c.hwmMillis() - settings.maxWaitMillis();
+        setState(LeaseState.ACQUIRING, Reason.CLOCK_BEHIND, "clock is " + (c.hwmMillis()
+                - time.currentTimeMillis()) + " ms behind the high-water mark of worker "
+                + c.workerId() + " (" + why + "); waiting for it to catch up (clock.policy=fail)");
+        claimNotBefore = c.hwmMillis() - settings.maxWaitMillis(); // claiming sooner is useless
         return null;
     }
 
