@@ -246,7 +246,9 @@ final class HwmLease implements AutoCloseable {
                     continue;
                 }
                 quietRelease(c, c.hwmMillis());
-                return waitFor(c, passed == null && c.workerId() == req.preferredWorkerId()
+                boolean first = passed == null || c.hwmMillis() <= passed.hwmMillis();
+                return waitFor(first ? c : passed, passed == null
+                        && c.workerId() == req.preferredWorkerId()
                         ? "no other holder or store clock tells which clock is wrong"
                         : "every free worker's is ahead");
             }
