@@ -14,9 +14,11 @@ package io.idmint;
  * @param windowMillis how far ahead of the clock each HWM reservation reaches
  * @param periodMillis how often the lease is extended while healthy
  * @param storeTimeoutMillis how long IDs may still be issued after the registry was last reached
+ * @param maxSkewMillis how far this node's clock may be from the fleet's
  * @param listener hooks for metrics and logs
  */
 record GeneratorSettings(Layout layout, TimeSource time, ClockPolicy clockPolicy,
         long maxWaitMillis, long maxLeadTicks, SequenceStart sequenceStart, long windowMillis,
-        long periodMillis, long storeTimeoutMillis, GeneratorListener listener) {
+        long periodMillis, long storeTimeoutMillis, long maxSkewMillis,
+        GeneratorListener listener) {
 }

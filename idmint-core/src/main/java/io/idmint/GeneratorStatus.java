@@ -22,9 +22,14 @@ import java.util.List;
  * @param clockOffsetMillis the wall clock minus the generator's clock (negative: wall stepped back)
  * @param detail a sentence on why the state is what it is, for operators
  * @param workers every worker the generator mints from, in stripe order
+ * @param reason why no ID can be issued, or null while IDs are issued
+ * @param fleetSkewMillis this node's clock minus the fleet's at the last fleet clock check
+ *     (positive: ahead), 0 inside the bounds the fleet allows or when there was none to compare
+ *     with (docs/design.md, "Clock checks")
  */
 public record GeneratorStatus(LeaseState state, Layout layout, int datacenterId, int workerId,
-        long runwayMillis, long clockOffsetMillis, String detail, List<Worker> workers) {
+        long runwayMillis, long clockOffsetMillis, String detail, List<Worker> workers,
+        IdUnavailableException.Reason reason, long fleetSkewMillis) {
 
     /**
      * One worker of a generator.
@@ -50,11 +55,21 @@ public record GeneratorStatus(LeaseState state, Layout layout, int datacenterId,
         workers = List.copyOf(workers);
     }
 
+    /** A status with no fleet skew measured, not ready for reason {@code NO_LEASE}. */
+    public GeneratorStatus(LeaseState state, Layout layout, int datacenterId, int workerId,
+            long runwayMillis, long clockOffsetMillis, String detail, List<Worker> workers) {
+        this(state, layout, datacenterId, workerId, runwayMillis, clockOffsetMillis, detail,
+                workers, (state == LeaseState.ACTIVE || state == LeaseState.DEGRADED)
+                        && runwayMillis > 0 ? null : IdUnavailableException.Reason.NO_LEASE, 0);
+    }
+
     /** The status of a generator that mints from one worker ID. */
     public GeneratorStatus(LeaseState state, Layout layout, int datacenterId, int workerId,
-            long runwayMillis, long clockOffsetMillis, String detail) {
+            long runwayMillis, long clockOffsetMillis, String detail,
+            IdUnavailableException.Reason reason, long fleetSkewMillis) {
         this(state, layout, datacenterId, workerId, runwayMillis, clockOffsetMillis, detail,
-                List.of(new Worker(datacenterId, workerId, state, runwayMillis, detail)));
+                List.of(new Worker(datacenterId, workerId, state, runwayMillis, detail)), reason,
+                fleetSkewMillis);
     }
 
     /**
@@ -71,7 +86,7 @@ public record GeneratorStatus(LeaseState state, Layout layout, int datacenterId,
      * while any worker can issue.
      */
     static GeneratorStatus ofStripes(Layout layout, List<Worker> workers,
-            long clockOffsetMillis) {
+            long clockOffsetMillis, IdUnavailableException.Reason reason, long fleetSkewMillis) {
         int issuing = 0;
         int active = 0;
         int lost = 0;
@@ -104,6 +119,7 @@ public record GeneratorStatus(LeaseState state, Layout layout, int datacenterId,
                 : issuing + " of " + k + " workers issuing; " + String.join("; ", problems);
         Worker first = workers.get(0);
         return new GeneratorStatus(state, layout, first.datacenterId(), first.workerId(),
-                issuing > 0 ? runway : 0, clockOffsetMillis, detail, workers);
+                issuing > 0 ? runway : 0, clockOffsetMillis, detail, workers,
+                issuing > 0 ? null : reason, fleetSkewMillis);
     }
 }

@@ -62,27 +62,20 @@ final class HwmLease implements AutoCloseable {
     private final TimeSource time;
     private final Layout layout;
     private final long leaseBudgetMillis;
+    private final FleetClock fleet;
 
     private Claim claim;
     private volatile LeaseState state = LeaseState.ACQUIRING;
     private volatile String detail = "acquiring a worker ID";
+    /** Why no ID can be issued, or null while the lease issues. */
+    private volatile Reason reason = Reason.NO_LEASE;
+    /** The worker this lease held last, preferred when it claims again; -1 before any. */
+    private int previousWorker = -1;
     private volatile long clockFaultMillis;
     private long lastAckNanos;
     /** Under clock.policy=fail: no claim before the clock reaches this (Unix ms). */
     private long claimNotBefore = Long.MIN_VALUE;
-    /**
-     * The maintenance thread waits on this, never on {@code this}: {@code this} is held for whole
-     * registry calls, and the hot path must be able to wake the thread without waiting for one.
-     */
-    private final Object signal = new Object();
-    private boolean wakeRequested;
-    /** Whether the last step failed, and when it ended ({@link TimeSource#nanoTime()}). */
-    private boolean failed;
-    private long failedAtNanos;
-    private final long backoffNanos;
-    private boolean closing;
-    /** The thread running the maintenance loop, while it runs. */
-    private Thread loop;
+    private final MaintenanceLoop loop;
 
     HwmLease(GeneratorSettings settings, Issuer issuer, WorkerRegistry registry,
             ClaimRequest request) {
@@ -93,7 +86,9 @@ final class HwmLease implements AutoCloseable {
         this.time = settings.time();
         this.layout = settings.layout();
         this.leaseBudgetMillis = Math.min(request.leaseTtlMillis(), settings.storeTimeoutMillis());
-        this.backoffNanos = Math.min(settings.periodMillis(), RETRY_BACKOFF_MILLIS) * 1_000_000;
+        this.loop = new MaintenanceLoop(this, time, settings.periodMillis());
+        this.fleet = new FleetClock(settings, registry, request.namespace(),
+                request.leaseTtlMillis());
     }
 
     LeaseState state() {
@@ -102,6 +97,15 @@ final class HwmLease implements AutoCloseable {
 
     String detail() {
         return detail;
+    }
+
+    Reason reason() {
+        return reason;
+    }
+
+    /** This node's clock minus the fleet's at the last fleet check (0 within its bounds). */
+    long fleetSkewMillis() {
+        return fleet.skewMillis();
     }
 
     /**
@@ -125,64 +129,15 @@ final class HwmLease implements AutoCloseable {
      * A loop that starts after close returns at once.
      */
     void start(Executor executor) {
-        executor.execute(this::run);
-    }
-
-    // Not interrupted to stop: an interrupt closes a FileChannel mid-write. close() sets
-    // closing and notifies instead, then waits for the loop to end.
-    private void run() {
-        synchronized (signal) {
-            if (closing) {
-                return;
-            }
-            loop = Thread.currentThread();
-        }
-        try {
-            for (;;) {
-                maintain();
-                long waitMillis = state == LeaseState.ACTIVE || state == LeaseState.DEGRADED
-                        ? settings.periodMillis() : Math.min(settings.periodMillis(), 1000);
-                synchronized (signal) {
-                    failed = state != LeaseState.ACTIVE;
-                    if (failed) {
-                        // Wakes wait for the backoff (see wake()), one during the step too. A
-                        // caller that finds the clock behind reports it again, and that counts.
-                        failedAtNanos = time.nanoTime();
-                        wakeRequested = false;
-                    }
-                    if (!wakeRequested && !closing) {
-                        signal.wait(waitMillis);
-                    }
-                    wakeRequested = false;
-                    if (closing) {
-                        return;
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            // the executor is shutting down: the lease lapses, close() still releases
-            Thread.currentThread().interrupt();
-        } finally {
-            synchronized (signal) {
-                loop = null;
-                signal.notifyAll();
-            }
-        }
+        loop.start(executor);
     }
 
     /**
      * Asks the maintenance thread for a step now (runway ran out, clock fault). Within the backoff
-     * after a failed step only a clock fault does: the next renewal waits for the backoff's first
-     * wake, or the period.
+     * after a failed step only a clock fault does.
      */
     void wake() {
-        synchronized (signal) {
-            if (failed && clockFaultMillis == 0 && time.nanoTime() - failedAtNanos < backoffNanos) {
-                return;
-            }
-            wakeRequested = true;
-            signal.notifyAll();
-        }
+        loop.wake(clockFaultMillis != 0);
     }
 
     /** Called by the hot path when the clock is too far behind under {@link ClockPolicy#FAIL}. */
@@ -204,18 +159,34 @@ final class HwmLease implements AutoCloseable {
             giveUp(Reason.CLOCK_BEHIND, "clock fell " + behind + " ms behind the last issued ID; "
                     + "worker released, re-joining when the clock has caught up");
         } else {
-            extend();
+            // Checked before renewing: a clock the fleet disputes raises no HWM. One fault skips
+            // a renewal (the runway covers several); a second in a row gives the worker up (see
+            // FleetClock.whileHeld).
+            FleetClock.Verdict v = state == LeaseState.ACTIVE
+                    ? fleet.whileHeld(claim.datacenterId(), claim.workerId()) : null;
+            if (v == null) {
+                extend();
+            } else if (v.repeated()) {
+                giveUp(v.fault(), v.why() + "; worker released, re-joining when the clock agrees");
+            } else {
+                detail = v.why() + "; renewal held back until a second check";
+            }
         }
     }
 
     /**
-     * Claims and reserves. Returns the exception when retrying cannot fix it, after recording it.
+     * Checks the clock, claims and reserves. Returns the exception when retrying cannot fix it,
+     * after recording it.
      *
-     * <p>Under {@link ClockPolicy#FAIL} the clock must not be behind by more than the wait: behind
-     * this generator's own last ID (after a clock fault), or behind the claimed worker's HWM. A
-     * worker whose HWM is ahead only by a reservation window is what a crash leaves behind; then
-     * the coldest free worker is tried once instead. Further ahead, the clock is what is wrong,
-     * and the node waits (guarantee 2: pause rather than guess).
+     * <p>No worker is claimed while the fleet clock check finds this node's clock past
+     * {@code clock.max-skew}. Under {@link ClockPolicy#FAIL} the clock must not be behind by
+     * more than the wait: behind this generator's own last ID (after a clock fault), or behind
+     * the claimed worker's HWM. The preference (this lease's previous worker, else the
+     * configured one) yields when its HWM is ahead: it is held while the coldest free worker is
+     * claimed, so that the coldest is another, then released unchanged. The node waits when the
+     * coldest is ahead too, or when, with nothing in the fleet to compare with, the preferred
+     * worker is further ahead than a reservation window: then this clock may be what is wrong
+     * (guarantee 2: pause rather than guess).
      */
     private RegistryException acquire(boolean poolFullIsFatal) {
         boolean fail = settings.clockPolicy() == ClockPolicy.FAIL;
@@ -224,43 +195,87 @@ final class HwmLease implements AutoCloseable {
         long own = ownTick == Long.MIN_VALUE ? Long.MIN_VALUE : layout.millisOf(ownTick);
         long now = time.currentTimeMillis();
         if (fail && own != Long.MIN_VALUE && own - now > maxWait) {
-            setState(LeaseState.ACQUIRING, "clock is " + (own - now) + " ms behind the last ID "
-                    + "this node issued; waiting for it to catch up (clock.policy=fail)");
+            setState(LeaseState.ACQUIRING, Reason.CLOCK_BEHIND, "clock is " + (own - now)
+                    + " ms behind the last ID this node issued; waiting for it to catch up "
+                    + "(clock.policy=fail)");
             return null;
         }
         if (fail && now < claimNotBefore) {
             return null; // still waiting for the clock; the state says why
         }
-        ClaimRequest req = request;
-        for (;;) {
-            Claim c;
-            try {
-                c = registry.claim(req);
-            } catch (RegistryException e) {
-                setState(LeaseState.ACQUIRING, e.getMessage());
-                boolean fatal = !e.retryable()
-                        || poolFullIsFatal && e.kind() == RegistryException.Kind.POOL_FULL;
-                return fatal ? e : null;
-            }
-            now = time.currentTimeMillis();
-            long ahead = c.hwmMillis() - now;
-            if (!fail || ahead <= maxWait) {
-                return reserve(c, now);
-            }
-            quietRelease(c, c.hwmMillis());
-            setState(LeaseState.ACQUIRING, "clock is " + ahead + " ms behind the high-water mark "
-                    + "of worker " + c.workerId() + "; waiting for it to catch up "
-                    + "(clock.policy=fail)");
-            if (ahead > settings.windowMillis() + maxWait || req.preferredWorkerId() < 0) {
-                // Claiming again before the clock has caught up would only rewrite the state.
-                claimNotBefore = c.hwmMillis() - maxWait;
+        boolean reference;
+        try {
+            FleetClock.Verdict v = fleet.beforeClaim();
+            reference = v.reference();
+            if (v.fault() != null) {
+                setState(LeaseState.ACQUIRING, v.fault(), v.why()
+                        + "; taking no worker until it agrees");
                 return null;
             }
-            req = req.withoutPreference();
+        } catch (RegistryException e) {
+            setState(LeaseState.ACQUIRING, e.getMessage());
+            return e.retryable() ? null : e;
+        }
+        ClaimRequest req = previousWorker < 0 ? request : prefer(previousWorker);
+        Claim passed = null;
+        try {
+            for (;;) {
+                Claim c;
+                try {
+                    c = registry.claim(req);
+                } catch (RegistryException e) {
+                    if (passed != null && e.kind() == RegistryException.Kind.POOL_FULL) {
+                        return waitFor(passed, "it is the only free worker");
+                    }
+                    setState(LeaseState.ACQUIRING, e.getMessage());
+                    boolean fatal = !e.retryable()
+                            || poolFullIsFatal && e.kind() == RegistryException.Kind.POOL_FULL;
+                    return fatal ? e : null;
+                }
+                now = time.currentTimeMillis();
+                long ahead = c.hwmMillis() - now;
+                if (!fail || ahead <= maxWait) {
+                    return reserve(c, now, passed == null ? "" : "; preferred worker "
+                            + passed.workerId() + " yielded: its high-water mark is "
+                            + (passed.hwmMillis() - now) + " ms ahead of the clock");
+                }
+                if (passed == null && c.workerId() == req.preferredWorkerId()
+                        && (reference || ahead <= settings.windowMillis() + maxWait)) {
+                    passed = c;
+                    req = req.withoutPreference();
+                    continue;
+                }
+                quietRelease(c, c.hwmMillis());
+                boolean first = passed == null || c.hwmMillis() <= passed.hwmMillis();
+                return waitFor(first ? c : passed, passed == null
+                        && c.workerId() == req.preferredWorkerId()
+                        ? "no other holder or store clock tells which clock is wrong"
+                        : "every free worker's is ahead");
+            }
+        } finally {
+            if (passed != null) {
+                quietRelease(passed, passed.hwmMillis());
+            }
         }
     }
 
-    private RegistryException reserve(Claim claimed, long now) {
+    /** Waits for the clock to reach a claimed worker's HWM; its caller releases the worker. */
+    private RegistryException waitFor(Claim c, String why) {
+        setState(LeaseState.ACQUIRING, Reason.CLOCK_BEHIND, "clock is " + (c.hwmMillis()
+                - time.currentTimeMillis()) + " ms behind the high-water mark of worker "
+                + c.workerId() + " (" + why + "); waiting for it to catch up (clock.policy=fail)");
+        claimNotBefore = c.hwmMillis() - settings.maxWaitMillis(); // claiming sooner is useless
+        return null;
+    }
+
+    /** The configured request, preferring {@code workerId}. */
+    private ClaimRequest prefer(int workerId) {
+        ClaimRequest r = request;
+        return new ClaimRequest(r.namespace(), r.layoutSpec(), r.datacenterId(),
+                r.datacenterName(), r.maxWorkerId(), workerId, r.leaseTtlMillis(), r.holder());
+    }
+
+    private RegistryException reserve(Claim claimed, long now, String note) {
         Claim c = claimed;
         long from = Math.max(now, c.hwmMillis());
         long until = from + settings.windowMillis();
@@ -275,10 +290,12 @@ final class HwmLease implements AutoCloseable {
         }
         claim = c;
         lastAckNanos = sendNanos;
+        previousWorker = c.workerId();
+        fleet.held();
         issuer.install(c.datacenterId(), c.workerId(), layout.tickOf(c.hwmMillis()),
                 layout.tickOf(limit(from)));
         setState(LeaseState.ACTIVE, "holding worker " + c.workerId() + " of datacenter "
-                + c.datacenterId());
+                + c.datacenterId() + note);
         return null;
     }
 
@@ -329,7 +346,7 @@ final class HwmLease implements AutoCloseable {
                 Duration.ofSeconds(1)));
         Claim c = claim;
         claim = null;
-        setState(LeaseState.LOST, why);
+        setState(LeaseState.LOST, reason, why);
         quietRelease(c, finalHwm(c, last));
     }
 
@@ -349,28 +366,23 @@ final class HwmLease implements AutoCloseable {
     }
 
     private void setState(LeaseState next, String why) {
+        setState(next, next == LeaseState.ACTIVE || next == LeaseState.DEGRADED ? null
+                : Reason.NO_LEASE, why);
+    }
+
+    private void setState(LeaseState next, Reason why, String sentence) {
         LeaseState prev = state;
-        detail = why;
+        reason = why;
+        detail = sentence;
         if (prev != next) {
             state = next;
-            settings.listener().onStateChange(prev, next, why);
+            settings.listener().onStateChange(prev, next, sentence);
         }
     }
 
     @Override
     public void close() {
-        synchronized (signal) {
-            closing = true;
-            signal.notifyAll();
-            while (loop != null && loop != Thread.currentThread()) {
-                try {
-                    signal.wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
+        loop.close();
         synchronized (this) {
             if (state == LeaseState.RELEASED) {
                 return;

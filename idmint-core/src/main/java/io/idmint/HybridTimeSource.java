@@ -9,6 +9,12 @@ import java.util.function.LongSupplier;
  * wall-clock nanoseconds minus {@code System.nanoTime()}, and it only grows, so readings never go
  * back, across threads too ({@code nanoTime} is monotonic across threads on Linux and the offset
  * is read after it).
+ *
+ * <p>A forward step of the wall clock is followed at once only up to {@code maxForwardStep}
+ * (NTP slewing moves far less between two reads). A larger step is held back, readings staying on
+ * the monotonic clock and {@link #wallClockOffsetMillis()} reporting the gap, until the fleet
+ * clock check confirms it ({@link #confirmForwardStep()}) or, with no fleet to ask, it has
+ * persisted for {@link #STEP_PERSIST_MILLIS} (docs/design.md, "Clock checks").
  */
 final class HybridTimeSource implements TimeSource {
 
@@ -20,19 +26,35 @@ final class HybridTimeSource implements TimeSource {
      * tenth of a core instead of all of it, and still wakes on the tick (docs/benchmarks.md).
      */
     private static final long SPIN_NANOS = 50_000;
+    /** How long a held-back forward step must persist, undisputed, to be followed. */
+    static final long STEP_PERSIST_MILLIS = 60_000;
+    /** {@link #stepSeenNanos} while no forward step is held back. */
+    private static final long NONE = Long.MIN_VALUE;
 
     private final LongSupplier wallClock;
     private final LongSupplier monotonic;
     private final AtomicLong offset;
+    private final long maxForwardStepMillis;
+    /** When the held-back forward step was first seen or last disputed, or {@link #NONE}. */
+    private final AtomicLong stepSeenNanos = new AtomicLong(NONE);
+    private volatile boolean stepConfirmed;
 
-    HybridTimeSource() {
-        this(System::currentTimeMillis, System::nanoTime);
+    HybridTimeSource(long maxForwardStepMillis) {
+        this(System::currentTimeMillis, System::nanoTime, maxForwardStepMillis);
     }
 
-    /** A source over these clocks; {@link TimeSource#system()} passes the system's. */
-    HybridTimeSource(LongSupplier wallClock, LongSupplier monotonic) {
+    /**
+     * A source over these clocks that follows forward steps of at most
+     * {@code maxForwardStepMillis} at once; {@link TimeSource#system()} passes the system's.
+     */
+    HybridTimeSource(LongSupplier wallClock, LongSupplier monotonic, long maxForwardStepMillis) {
+        if (maxForwardStepMillis <= 0) {
+            throw new IllegalArgumentException("clock.max-forward-step must be positive, got "
+                    + maxForwardStepMillis + " ms");
+        }
         this.wallClock = wallClock;
         this.monotonic = monotonic;
+        this.maxForwardStepMillis = maxForwardStepMillis;
         this.offset = new AtomicLong(
                 wallClock.getAsLong() * NANOS_PER_MILLI - monotonic.getAsLong());
     }
@@ -46,6 +68,9 @@ final class HybridTimeSource implements TimeSource {
         long nanos = monotonic.getAsLong();
         long mono = (nanos + offset.get()) / NANOS_PER_MILLI;
         if (wall > mono) {
+            if (wall - mono > maxForwardStepMillis && !followStep(nanos)) {
+                return mono; // a step too large to follow unconfirmed
+            }
             // The wall clock ran ahead (slewed or stepped forwards): follow it, never back. The
             // anchor only grows, so later readings on any thread are at least this one. Anchors
             // taken just after a millisecond boundary converge on the true offset, so this
@@ -58,6 +83,40 @@ final class HybridTimeSource implements TimeSource {
             return wall;
         }
         return mono;
+    }
+
+    /**
+     * Whether a held-back forward step may now be followed: confirmed by the fleet, or persisted
+     * undisputed for {@link #STEP_PERSIST_MILLIS}. The first sighting starts the wait.
+     */
+    private boolean followStep(long nanos) {
+        long seen = stepSeenNanos.get();
+        if (seen == NONE) {
+            stepSeenNanos.compareAndSet(NONE, nanos);
+            return false;
+        }
+        if (stepConfirmed || nanos - seen >= STEP_PERSIST_MILLIS * NANOS_PER_MILLI) {
+            stepConfirmed = false;
+            stepSeenNanos.set(NONE);
+            return true;
+        }
+        return false;
+    }
+
+    /** The fleet agrees with the wall clock: the next reading follows the held-back step. */
+    void confirmForwardStep() {
+        stepConfirmed = true;
+    }
+
+    /** The fleet disagrees with the wall clock: the held-back step's persistence starts over. */
+    void disputeForwardStep() {
+        stepConfirmed = false;
+        stepSeenNanos.set(monotonic.getAsLong());
+    }
+
+    /** The largest forward step followed without confirmation (ms). */
+    long maxForwardStepMillis() {
+        return maxForwardStepMillis;
     }
 
     @Override
@@ -86,6 +145,12 @@ final class HybridTimeSource implements TimeSource {
     public long wallClockOffsetMillis() {
         long wall = wallClock.getAsLong();
         long mono = (monotonic.getAsLong() + offset.get()) / NANOS_PER_MILLI;
-        return wall - mono;
+        long gap = wall - mono;
+        if (gap <= maxForwardStepMillis && stepSeenNanos.get() != NONE) {
+            // The step went away (set right, or followed): a later one waits afresh.
+            stepConfirmed = false;
+            stepSeenNanos.set(NONE);
+        }
+        return gap;
     }
 }

@@ -16,6 +16,14 @@ public final class IdUnavailableException extends RuntimeException {
         NO_LEASE,
         /** The clock is behind the last issued time by more than the configured wait. */
         CLOCK_BEHIND,
+        /**
+         * This node's clock is behind the fleet's (the store's own clock, or the high-water marks
+         * of the other held workers) by more than {@code clock.max-skew}: no worker is taken
+         * until it agrees again.
+         */
+        CLOCK_BEHIND_FLEET,
+        /** As {@link #CLOCK_BEHIND_FLEET}, with this node's clock ahead of the fleet's. */
+        CLOCK_AHEAD_OF_FLEET,
         /** The reserved high-water mark is used up and the registry has not extended it. */
         RUNWAY_EXHAUSTED,
         /** The layout's time field has run out; this layout can issue no more IDs. */

@@ -33,6 +33,8 @@ public final class Snowflake {
     static final Duration DEFAULT_STORE_TIMEOUT = Duration.ofSeconds(15);
     static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
     static final Duration DEFAULT_MAX_WAIT = Duration.ofMillis(10);
+    static final Duration DEFAULT_MAX_FORWARD_STEP = Duration.ofSeconds(1);
+    static final Duration DEFAULT_MAX_SKEW = Duration.ofSeconds(2);
     /** The most workers one generator may stripe over (the {@code region} layout's pool). */
     static final int MAX_WORKERS = 1024;
 
@@ -46,6 +48,8 @@ public final class Snowflake {
     private TimeSource timeSource;
     private ClockPolicy clockPolicy;
     private Duration maxClockWait;
+    private Duration maxForwardStep;
+    private Duration maxClockSkew;
     private Duration maxLead;
     private SequenceStart sequenceStart;
     private Duration leaseTtl;
@@ -165,6 +169,32 @@ public final class Snowflake {
     }
 
     /**
+     * The largest forward step of the wall clock that the default time source follows at once
+     * (key {@code clock.max-forward-step}); default 1 s, far above what NTP slewing moves between
+     * two reads and far below a reservation window. A larger step is followed only once the fleet
+     * clock check confirms it, or, with no fleet to compare with, after it has persisted for a
+     * minute (docs/design.md, "Clock checks"). Not with {@link #timeSource(TimeSource)}.
+     */
+    public Snowflake maxForwardStep(Duration step) {
+        requireUnset(this.maxForwardStep, "maxForwardStep");
+        requirePositive(step, "clock.max-forward-step");
+        this.maxForwardStep = step;
+        return this;
+    }
+
+    /**
+     * How far this node's clock may be from the fleet's (the store's clock, or the other holders'
+     * high-water marks) before it takes no worker and gives up the one it holds (key
+     * {@code clock.max-skew}); default 2 s (docs/design.md, "Clock checks").
+     */
+    public Snowflake maxClockSkew(Duration skew) {
+        requireUnset(this.maxClockSkew, "maxClockSkew");
+        requirePositive(skew, "clock.max-skew");
+        this.maxClockSkew = skew;
+        return this;
+    }
+
+    /**
      * How far ahead of the clock the sequence may borrow when a tick's sequence runs out (key
      * {@code sequence.max-lead}); default 0: wait for the next tick instead.
      */
@@ -265,7 +295,10 @@ public final class Snowflake {
         requireArgument(!l.unsigned(), "layout " + l + " uses all 64 bits; idmint decodes such "
                 + "IDs but mints at most 63 bits, so that every ID is a positive long that sorts "
                 + "by time (docs/migration.md)");
-        TimeSource time = timeSource != null ? timeSource : TimeSource.system();
+        requireArgument(timeSource == null || maxForwardStep == null, "clock.max-forward-step "
+                + "applies to the default time source; a timeSource() of your own decides itself");
+        TimeSource time = timeSource != null ? timeSource : new HybridTimeSource((maxForwardStep
+                != null ? maxForwardStep : DEFAULT_MAX_FORWARD_STEP).toMillis());
         int dc = datacenterId != null ? datacenterId : 0;
         requireArgument(dc <= l.maxDatacenterId(), "datacenter " + dc + " does not fit layout "
                 + l + " (0.." + l.maxDatacenterId() + ")");
@@ -306,6 +339,7 @@ public final class Snowflake {
                 lead.toMillis() / l.tickMillis(),
                 sequenceStart != null ? sequenceStart : SequenceStart.zero(),
                 w.toMillis(), period.toMillis(), st.toMillis(),
+                (maxClockSkew != null ? maxClockSkew : DEFAULT_MAX_SKEW).toMillis(),
                 listener != null ? listener : GeneratorListener.NONE);
         ClaimRequest request = new ClaimRequest(namespace != null ? namespace : "default",
                 l.spec(), dc, datacenterName != null ? datacenterName : "", l.maxWorkerId(),

@@ -336,7 +336,10 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
         long runway = s.unavailable != null ? 0
                 : Math.max(0, layout.millisOf(s.limitTick + 1) - now);
         return new GeneratorStatus(lease.state(), layout, s.datacenterId, s.workerId, runway,
-                time.wallClockOffsetMillis(), lease.detail());
+                time.wallClockOffsetMillis(), lease.detail(),
+                runway > 0 ? null : lease.reason() != null ? lease.reason()
+                        : s.unavailable != null ? s.unavailable.reason()
+                        : Reason.RUNWAY_EXHAUSTED, lease.fleetSkewMillis());
     }
 
     @Override

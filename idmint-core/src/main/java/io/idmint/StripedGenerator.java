@@ -257,12 +257,16 @@ final class StripedGenerator implements IdGenerator {
     public GeneratorStatus status() {
         List<GeneratorStatus.Worker> workers = new ArrayList<>(stripes.length);
         long offset = 0;
+        long skew = 0;
+        IdUnavailableException.Reason reason = null;
         for (SnowflakeGenerator g : stripes) {
             GeneratorStatus s = g.status();
             workers.add(s.workers().get(0));
             offset = s.clockOffsetMillis();
+            skew = skew != 0 ? skew : s.fleetSkewMillis();
+            reason = reason != null ? reason : s.reason();
         }
-        return GeneratorStatus.ofStripes(layout(), workers, offset);
+        return GeneratorStatus.ofStripes(layout(), workers, offset, reason, skew);
     }
 
     /** Closes every stripe: each releases its worker with its own final HWM. */

@@ -22,7 +22,8 @@ public interface TimeSource {
 
     /**
      * How far the wall clock is from this source, in milliseconds: negative when the wall clock
-     * stepped back and this source did not follow it. Zero for sources that are the wall clock.
+     * stepped back and this source did not follow it, positive when it stepped forwards further
+     * than the source follows unconfirmed. Zero for sources that are the wall clock.
      */
     default long wallClockOffsetMillis() {
         return 0;
@@ -31,9 +32,11 @@ public interface TimeSource {
     /**
      * The production source: {@link System#nanoTime()} anchored to the wall clock at start, and
      * re-anchored forwards only when the wall clock runs ahead (NTP slewing). A wall clock that
-     * steps backwards is reported by {@link #wallClockOffsetMillis()}, never followed.
+     * steps backwards is reported by {@link #wallClockOffsetMillis()}, never followed; one that
+     * steps forwards by more than a second is followed only once the fleet (or a minute's
+     * persistence) confirms it: see {@link Snowflake#maxForwardStep(java.time.Duration)}.
      */
     static TimeSource system() {
-        return new HybridTimeSource();
+        return new HybridTimeSource(Snowflake.DEFAULT_MAX_FORWARD_STEP.toMillis());
     }
 }

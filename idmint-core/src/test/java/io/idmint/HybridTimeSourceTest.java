@@ -41,7 +41,7 @@ class HybridTimeSourceTest {
     @Test
     void wallClockStepsBack_isReportedNotFollowed() {
         Clocks c = new Clocks();
-        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono);
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
         long start = t.currentTimeMillis();
         c.pass(100);
         c.wallMillis -= 5_000;
@@ -52,7 +52,7 @@ class HybridTimeSourceTest {
     @Test
     void wallClockRunsAhead_isFollowedForwards() {
         Clocks c = new Clocks();
-        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono);
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
         long start = t.currentTimeMillis();
         c.wallMillis += 250; // slewed or stepped forwards
         assertThat(t.currentTimeMillis()).isEqualTo(start + 250);
@@ -65,7 +65,7 @@ class HybridTimeSourceTest {
     @Test
     void stallBetweenReads_neverRunsAheadOfTheWallClock() {
         Clocks c = new Clocks();
-        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono);
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
         for (int i = 0; i < 1_000; i++) {
             c.stallNanos = (i % 7) * 3_000_000L;
             c.pass(1);
@@ -78,6 +78,88 @@ class HybridTimeSourceTest {
         assertThat(t.wallClockOffsetMillis()).isNotNegative();
     }
 
+    @Test
+    void forwardStep_withinTheBound_isFollowedAtOnce() {
+        Clocks c = new Clocks();
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
+        long start = t.currentTimeMillis();
+        c.wallMillis += 1_000;
+        assertThat(t.currentTimeMillis()).isEqualTo(start + 1_000);
+        assertThat(t.wallClockOffsetMillis()).isZero();
+    }
+
+    @Test
+    void forwardStep_beyondTheBound_isHeldBack_andReportedAsAPositiveOffset() {
+        Clocks c = new Clocks();
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
+        long start = t.currentTimeMillis();
+        c.wallMillis += 90_000;
+        c.pass(10);
+        assertThat(t.currentTimeMillis()).isEqualTo(start + 10);
+        assertThat(t.wallClockOffsetMillis()).isEqualTo(90_000);
+        c.pass(59_000);
+        assertThat(t.currentTimeMillis()).as("not yet persisted a minute")
+                .isEqualTo(start + 59_010);
+    }
+
+    @Test
+    void heldBackStep_isFollowed_onceItHasPersistedAMinute() {
+        Clocks c = new Clocks();
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
+        long start = t.currentTimeMillis();
+        c.wallMillis += 90_000;
+        assertThat(t.currentTimeMillis()).isEqualTo(start);
+        c.pass(HybridTimeSource.STEP_PERSIST_MILLIS);
+        assertThat(t.currentTimeMillis()).isEqualTo(c.wallMillis);
+        assertThat(t.wallClockOffsetMillis()).isZero();
+    }
+
+    @Test
+    void heldBackStep_isFollowedAtOnce_whenConfirmed_andNeverWhileDisputed() {
+        Clocks c = new Clocks();
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
+        long start = t.currentTimeMillis();
+        c.wallMillis += 90_000;
+        t.currentTimeMillis();
+        for (int i = 0; i < 10; i++) {
+            c.pass(30_000);
+            t.disputeForwardStep();
+            assertThat(t.currentTimeMillis()).isEqualTo(start + (i + 1) * 30_000L);
+        }
+        t.confirmForwardStep();
+        assertThat(t.currentTimeMillis()).isEqualTo(c.wallMillis);
+    }
+
+    /** A step set right starts nothing: the next step waits its whole minute afresh. */
+    @Test
+    void revertedStep_leavesNoHeadStart_forTheNextStep() {
+        Clocks c = new Clocks();
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
+        c.wallMillis += 90_000;
+        t.currentTimeMillis();
+        c.pass(10_000);
+        c.wallMillis -= 90_000; // set right after 10 s
+        assertThat(t.wallClockOffsetMillis()).isZero();
+        c.pass(55_000);
+        long before = t.currentTimeMillis();
+        c.wallMillis += 90_000;
+        c.pass(1);
+        assertThat(t.currentTimeMillis()).isEqualTo(before + 1);
+    }
+
+    /** NTP slewing: many small forward corrections, each followed, add up past the bound. */
+    @Test
+    void slewing_smallForwardCorrections_areAllFollowed() {
+        Clocks c = new Clocks();
+        HybridTimeSource t = new HybridTimeSource(c::wall, c::mono, 1_000);
+        for (int i = 0; i < 1_000; i++) {
+            c.pass(1);
+            c.wallMillis += 5;
+            assertThat(t.currentTimeMillis()).isEqualTo(c.wallMillis);
+        }
+        assertThat(t.wallClockOffsetMillis()).isZero();
+    }
+
     /**
      * Regression (spinning at the cap): waiting for the next millisecond used to spin for all of
      * it, a whole core per waiting thread. The thread's CPU time over 200 waits for the next
@@ -86,7 +168,7 @@ class HybridTimeSourceTest {
      */
     @Test
     void awaitNextMillis_parksInsteadOfSpinning() throws InterruptedException {
-        HybridTimeSource t = new HybridTimeSource();
+        HybridTimeSource t = new HybridTimeSource(1_000);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuBefore = threads.getCurrentThreadCpuTime();
         long wallBefore = System.nanoTime();

@@ -464,13 +464,13 @@ class StripedGeneratorTest {
                 0, "closed");
         Layout l = Layout.SNOWFLAKE;
 
-        GeneratorStatus all = GeneratorStatus.ofStripes(l, List.of(active, active), 0);
+        GeneratorStatus all = GeneratorStatus.ofStripes(l, List.of(active, active), 0, null, 0);
         assertThat(all.state()).isEqualTo(LeaseState.ACTIVE);
         assertThat(all.ready()).isTrue();
         assertThat(all.detail()).isEqualTo("holding workers 1, 1 of datacenter 0");
 
         GeneratorStatus some = GeneratorStatus.ofStripes(l, List.of(active, degraded, acquiring),
-                -3);
+                -3, null, 0);
         assertThat(some.state()).isEqualTo(LeaseState.DEGRADED);
         assertThat(some.ready()).isTrue();
         assertThat(some.runwayMillis()).as("shortest runway of the issuing ones").isEqualTo(4_000);
@@ -479,11 +479,12 @@ class StripedGeneratorTest {
                 + "DEGRADED: renewal failed; stripe 2 ACQUIRING: all 32 worker IDs are held");
         assertThat(some.workers()).containsExactly(active, degraded, acquiring);
 
-        assertThat(GeneratorStatus.ofStripes(l, List.of(acquiring, lost), 0).state())
+        assertThat(GeneratorStatus.ofStripes(l, List.of(acquiring, lost), 0, null, 0).state())
                 .isEqualTo(LeaseState.LOST);
-        assertThat(GeneratorStatus.ofStripes(l, List.of(acquiring, released), 0).state())
+        assertThat(GeneratorStatus.ofStripes(l, List.of(acquiring, released), 0, null, 0).state())
                 .isEqualTo(LeaseState.ACQUIRING);
-        GeneratorStatus closed = GeneratorStatus.ofStripes(l, List.of(released, released), 0);
+        GeneratorStatus closed = GeneratorStatus.ofStripes(l, List.of(released, released), 0,
+                null, 0);
         assertThat(closed.state()).isEqualTo(LeaseState.RELEASED);
         assertThat(closed.ready()).isFalse();
         assertThat(closed.runwayMillis()).isZero();

@@ -32,7 +32,8 @@ import java.util.function.Supplier;
  * <li>{@code idmint_sequence_waits_total}, {@code idmint_clock_behind_total}: generator events,
  *     counted when this object is the generator's {@link GeneratorListener};
  * <li>{@code idmint_lease_state{state}}: 1 for the current lease state, 0 for the others;
- * <li>{@code idmint_runway_seconds}, {@code idmint_clock_offset_seconds}: from the status;
+ * <li>{@code idmint_runway_seconds}, {@code idmint_clock_offset_seconds},
+ *     {@code idmint_clock_fleet_skew_seconds}: from the status;
  * <li>{@code idmint_worker_id{stripe}}, {@code idmint_worker_lease_state{stripe,state}},
  *     {@code idmint_worker_runway_seconds{stripe}}: each leased worker (one stripe per worker
  *     with {@code workers} above 1); the worker ID is -1 while the stripe holds none;
@@ -114,6 +115,11 @@ public final class IdmintMetrics implements GeneratorListener {
                 .baseUnit("seconds").register(registry);
         Gauge.builder("idmint.clock.offset", this, m -> m.snapshot().clockOffsetMillis() / 1000.0)
                 .description("the wall clock minus the generator's clock")
+                .baseUnit("seconds").register(registry);
+        Gauge.builder("idmint.clock.fleet.skew", this,
+                        m -> m.snapshot().fleetSkewMillis() / 1000.0)
+                .description("this node's clock minus the fleet's at the last fleet clock "
+                        + "check; 0 within the fleet's bounds")
                 .baseUnit("seconds").register(registry);
         int stripes = status.get().workers().size();
         for (int i = 0; i < stripes; i++) {

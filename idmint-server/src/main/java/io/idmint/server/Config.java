@@ -114,6 +114,13 @@ final class Config {
             "when the clock steps back past the wait: fail or continue", ConfigValues::clockPolicy);
     static final Key<Duration> CLOCK_MAX_WAIT = key("clock.max-wait", "10ms", "DURATION",
             "how long to wait for a clock that is behind", Durations::parse);
+    static final Key<Duration> CLOCK_MAX_FORWARD_STEP = key("clock.max-forward-step", "1s",
+            "DURATION", "largest forward step of the wall clock followed at once; larger ones "
+                    + "wait for the fleet clock check (or a minute) to confirm them",
+            Durations::parse);
+    static final Key<Duration> CLOCK_MAX_SKEW = key("clock.max-skew", "2s", "DURATION",
+            "how far this node's clock may be from the fleet's (store clock or other holders' "
+                    + "high-water marks) before it takes no worker", Durations::parse);
     static final Key<Duration> SEQUENCE_MAX_LEAD = key("sequence.max-lead", "0ms", "DURATION",
             "how far ahead of the clock the sequence may borrow", Durations::parse);
     static final Key<Boolean> SEQUENCE_RANDOM_START = key("sequence.start", "zero",
@@ -227,7 +234,8 @@ final class Config {
 
     /** The keys a command that mints IDs reads. */
     static final List<Key<?>> MINT_KEYS = List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
-            REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, SEQUENCE_MAX_LEAD,
+            REGISTRY, DATA_DIR, NAMESPACE, CLOCK_POLICY, CLOCK_MAX_WAIT, CLOCK_MAX_FORWARD_STEP,
+            CLOCK_MAX_SKEW, SEQUENCE_MAX_LEAD,
             SEQUENCE_RANDOM_START, SEQUENCE_RANDOM_SPAN, LEASE_TTL, LEASE_KEEPALIVE,
             LEASE_STORE_TIMEOUT, LEASE_RESERVATION, CODES_KEY, CODES_KEY_FILE, CODES_KEY_VERSION,
             CODES_OLD_KEYS, CODES_DEV, FLAKE_WORKER);

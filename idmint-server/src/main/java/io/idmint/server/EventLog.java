@@ -20,7 +20,8 @@ import java.util.logging.Logger;
  *   <li>{@code lease}: every lease state change, with from, to, worker, runway_ms and reason;
  *   <li>{@code clock}: a clock fault, once per fault: the wall clock found stepped back by more
  *       than clock.max-wait (checked each second; the generator's clock does not follow it, but
- *       a restart would: it would wait or take another worker), and again once back in step;
+ *       a restart would: it would wait or take another worker), or stepped forwards by more
+ *       than clock.max-forward-step (held back until confirmed), and again once back in step;
  *       or the generator's clock found behind its last issued ID (calls that see the same fault
  *       while it lasts, its size on the monotonic clock, add nothing);
  *   <li>{@code refusal}: the first request refused for a reason (no lease, clock behind, runway
@@ -43,15 +44,21 @@ final class EventLog implements GeneratorListener {
     private volatile IdUnavailableException.Reason refusing;
 
     private final long maxOffsetMillis;
+    private final long maxForwardMillis;
     private volatile int lastWorker = -1;
     private volatile int lastDatacenter = -1;
-    /** Whether the wall clock is stepped back past the limit, as last checked. */
-    private boolean stepped;
+    /** -1 while the wall clock is stepped back past the limit, 1 forwards, as last checked. */
+    private int stepped;
 
-    /** @param maxClockWait how far back the wall clock may step before it is a fault */
-    EventLog(Metrics metrics, java.time.Duration maxClockWait) {
+    /**
+     * @param maxClockWait how far back the wall clock may step before it is a fault
+     * @param maxForwardStep how far forwards it may step and still be followed at once
+     */
+    EventLog(Metrics metrics, java.time.Duration maxClockWait,
+            java.time.Duration maxForwardStep) {
         this.metrics = metrics;
         this.maxOffsetMillis = Math.max(1, maxClockWait.toMillis());
+        this.maxForwardMillis = maxForwardStep.toMillis();
     }
 
     /** Checks the wall clock against the generator's (each second, on one thread). */
@@ -61,7 +68,7 @@ final class EventLog implements GeneratorListener {
             return;
         }
         long offset = source.get().clockOffsetMillis();
-        boolean now = offset < -maxOffsetMillis;
+        int now = offset < -maxOffsetMillis ? -1 : offset > maxForwardMillis ? 1 : 0;
         if (now == stepped) {
             return;
         }
@@ -69,12 +76,16 @@ final class EventLog implements GeneratorListener {
         Map<String, Object> f = fields();
         f.put("event", "clock");
         f.put("offset_ms", offset);
-        f.put("reason", now ? "the wall clock stepped back " + -offset + " ms (more than "
+        f.put("reason", now < 0 ? "the wall clock stepped back " + -offset + " ms (more than "
                 + "clock.max-wait, " + maxOffsetMillis + " ms); IDs follow the monotonic clock, "
                 + "but a restart now would wait for it or take another worker"
-                : "the wall clock is back within " + maxOffsetMillis + " ms");
-        Logs.event(LOG, now ? Level.WARNING : Level.INFO, now ? "clock fault"
-                : "clock back in step", f);
+                : now > 0 ? "the wall clock stepped forwards " + offset + " ms (more than "
+                + "clock.max-forward-step, " + maxForwardMillis + " ms); IDs follow the "
+                + "monotonic clock until the fleet clock check confirms the step, or it has "
+                + "persisted a minute undisputed"
+                : "the wall clock is back in step");
+        Logs.event(LOG, now != 0 ? Level.WARNING : Level.INFO, now < 0 ? "clock fault"
+                : now > 0 ? "clock step held back" : "clock back in step", f);
     }
 
     /**

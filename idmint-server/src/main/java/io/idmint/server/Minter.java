@@ -50,6 +50,8 @@ final class Minter implements AutoCloseable {
                     .datacenterId(config.get(Config.DATACENTER))
                     .clockPolicy(config.get(Config.CLOCK_POLICY))
                     .maxClockWait(config.get(Config.CLOCK_MAX_WAIT))
+                    .maxForwardStep(config.get(Config.CLOCK_MAX_FORWARD_STEP))
+                    .maxClockSkew(config.get(Config.CLOCK_MAX_SKEW))
                     .maxLead(config.get(Config.SEQUENCE_MAX_LEAD))
                     .sequenceStart(sequenceStart(config))
                     .leaseTtl(config.get(Config.LEASE_TTL))

@@ -330,7 +330,8 @@ final class NextCommand implements Callable<Integer> {
                 return;
             } catch (IdUnavailableException e) {
                 boolean transientReason = switch (e.reason()) {
-                    case NO_LEASE, RUNWAY_EXHAUSTED, CLOCK_BEHIND -> true;
+                    case NO_LEASE, RUNWAY_EXHAUSTED, CLOCK_BEHIND, CLOCK_BEHIND_FLEET,
+                            CLOCK_AHEAD_OF_FLEET -> true;
                     default -> false;
                 };
                 if (!transientReason || attempt >= retries) {

@@ -77,6 +77,8 @@ final class OpsEndpoints {
                         .add("worker", s.workerId(), s.workerId() >= 0)
                         .add("runway_ms", s.runwayMillis())
                         .add("clock_offset_ms", s.clockOffsetMillis())
+                        .add("fleet_skew_ms", s.fleetSkewMillis())
+                        .addRaw("reason", reason(s))
                         .add("detail", s.detail())
                         .addRaw("workers", workers(s)).toString());
             }
@@ -123,6 +125,8 @@ final class OpsEndpoints {
                 .add("epoch", ApiJson.iso(layout.epochMillis()))
                 .add("epoch_ms", layout.epochMillis())
                 .add("runway_ms", s.runwayMillis()).add("clock_offset_ms", s.clockOffsetMillis())
+                .add("fleet_skew_ms", s.fleetSkewMillis())
+                .addRaw("reason", reason(s))
                 .add("detail", s.detail())
                 .addRaw("workers", workers(s))
                 .add("ids_issued", metrics.issuedTotal())
@@ -130,6 +134,11 @@ final class OpsEndpoints {
                 .add("now_ms", now)
                 .addRaw("segments", segments())
                 .toString();
+    }
+
+    /** Why no ID can be issued ({@code "CLOCK_BEHIND_FLEET"}, …), or {@code null} while ready. */
+    private static String reason(GeneratorStatus s) {
+        return s.reason() == null ? "null" : Json.quote(s.reason().name());
     }
 
     /** {@code [{"tag":…,"served":…,"step":…,"remaining":…,"next_ready":…,…},…]}. */

@@ -238,7 +238,9 @@ final class PeerCheck implements IdGenerator {
         return new GeneratorStatus(s.state(), s.layout(), s.datacenterId(), s.workerId(), 0,
                 s.clockOffsetMillis(), why, s.workers().stream()
                         .map(w -> new GeneratorStatus.Worker(w.datacenterId(), w.workerId(),
-                                w.state(), 0, why)).toList());
+                                w.state(), 0, why)).toList(),
+                s.reason() != null ? s.reason() : Reason.NO_LEASE,
+                s.fleetSkewMillis());
     }
 
     /** Stops checking; the generator it wraps stays its owner's to close. */

@@ -112,7 +112,8 @@ final class Server implements AutoCloseable {
             metrics.close();
             throw e;
         }
-        EventLog events = new EventLog(metrics, config.get(Config.CLOCK_MAX_WAIT));
+        EventLog events = new EventLog(metrics, config.get(Config.CLOCK_MAX_WAIT),
+                config.get(Config.CLOCK_MAX_FORWARD_STEP));
         SegmentService segments = SegmentService.open(config, warn);
         metrics.bindSegments(segments::stats);
         Minter minter;

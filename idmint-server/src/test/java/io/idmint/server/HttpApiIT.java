@@ -375,8 +375,9 @@ class HttpApiIT {
         assertThat(r.status()).isEqualTo(200);
         Map<String, Object> body = r.json();
         assertThat(body.keySet()).containsExactly("state", "datacenter", "worker", "runway_ms",
-                "clock_offset_ms", "detail", "workers");
+                "clock_offset_ms", "fleet_skew_ms", "reason", "detail", "workers");
         assertThat(body.get("state")).isEqualTo("ACTIVE");
+        assertThat(body).containsEntry("reason", null).containsEntry("fleet_skew_ms", 0L);
         assertThat(body.get("worker")).isEqualTo(0L);
         List<?> workers = (List<?>) body.get("workers");
         assertThat(workers).hasSize(1);

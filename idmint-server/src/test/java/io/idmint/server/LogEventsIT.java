@@ -73,6 +73,17 @@ class LogEventsIT {
         Files.writeString(offset, "+0\n");
         procs.await(Duration.ofSeconds(15), "the clock back in step",
                 () -> events(a, "clock", "clock back in step").size() == 1, a::stderr);
+        Files.writeString(offset, "+90\n"); // held back: no other node to confirm it
+        procs.await(Duration.ofSeconds(15), "one held-back step line",
+                () -> events(a, "clock", "clock step held back").size() == 1, a::stderr);
+        for (long id : a.mint(10)) {
+            assertThat(io.idmint.Layout.SNOWFLAKE.decode(id).timestampMillis())
+                    .as("ID minted with the wall clock 90 s ahead")
+                    .isLessThanOrEqualTo(System.currentTimeMillis() + 1_000);
+        }
+        Files.writeString(offset, "+0\n");
+        procs.await(Duration.ofSeconds(15), "the clock back in step again",
+                () -> events(a, "clock", "clock back in step").size() == 2, a::stderr);
         assertThat(a.sigterm()).isZero();
 
         for (String line : a.stderr().split("\n")) {

@@ -24,6 +24,10 @@ final class IdmintHealth {
         d.put("state", s.state().name());
         d.put("runwayMillis", s.runwayMillis());
         d.put("clockOffsetMillis", s.clockOffsetMillis());
+        d.put("fleetSkewMillis", s.fleetSkewMillis());
+        if (s.reason() != null) {
+            d.put("reason", s.reason().name());
+        }
         d.put("datacenter", s.datacenterId());
         d.put("worker", s.workerId());
         d.put("workers", s.workers().size());
