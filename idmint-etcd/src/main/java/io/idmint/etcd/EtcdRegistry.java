@@ -160,6 +160,11 @@ final class EtcdRegistry implements WorkerRegistry {
         Held h = held(c);
         long current = h.token() == c.token() ? h.hwm() : hwmAt(c);
         if (!store.keepAliveOnce(h.lease())) {
+            if (ownerKeyStands(c, h)) {
+                throw new RegistryException(Kind.UNAVAILABLE, "etcd answered that lease "
+                        + Long.toHexString(h.lease()) + " is gone, but the owner key it holds "
+                        + "stands (a member behind a leader change?)");
+            }
             held.remove(key, h);
             throw lost(c, "its etcd lease " + Long.toHexString(h.lease()) + " expired");
         }
@@ -363,6 +368,19 @@ final class EtcdRegistry implements WorkerRegistry {
             throw lost(c, "nobody holds it");
         }
         return new Held(kvs.get(0).getLease(), kvs.get(0).getCreateRevision(), 0, 0, 0);
+    }
+
+    /**
+     * Whether the owner key is still the one this claim created, read linearizably (through the
+     * current leader's quorum). A member that answered "lease not found" may be an old leader
+     * resumed from a pause that has not yet heard of the new term; when the key stands, the
+     * lease is not known to be gone and the renewal counts as unanswered (the Txn's comparison
+     * of this key, not the lease, is what fences the HWM).
+     */
+    private boolean ownerKeyStands(Claim c, Held h) throws RegistryException {
+        List<KeyValue> kvs = store.get(keys.owner(c)).getKvs();
+        return !kvs.isEmpty() && kvs.get(0).getCreateRevision() == h.ownerRevision()
+                && kvs.get(0).getLease() == h.lease();
     }
 
     /** The HWM written with the claim's token, which must still be the current one. */
