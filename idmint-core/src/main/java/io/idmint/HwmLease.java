@@ -166,7 +166,10 @@ final class HwmLease implements AutoCloseable {
                     ? fleet.whileHeld(claim.datacenterId(), claim.workerId()) : null;
             if (v == null) {
                 extend();
-            } else if (v.repeated()) {
+            } else if (v.repeated()
+                    || time.nanoTime() - lastAckNanos > leaseBudgetMillis * 1_000_000) {
+                // A renewal held back is still a renewal missed: past the lease budget the
+                // worker goes, as in extend(), or this node would issue on a lapsed lease.
                 giveUp(v.fault(), v.why() + "; worker released, re-joining when the clock agrees");
             } else {
                 detail = v.why() + "; renewal held back until a second check";
