@@ -58,12 +58,17 @@ final class ChaosNode {
         setClock("+0");
     }
 
-    /**
-     * The environment of a node whose wall clock follows its timestamp file: libfaketime
-     * re-reads the file at most once a second (FAKETIME_CACHE_DURATION), the monotonic clock
-     * stays real, and libfaketime's glibc workaround is off (as in IdmintProcesses.faketime).
-     */
     private Map<String, String> env() {
+        return clockEnv(clockFile);
+    }
+
+    /**
+     * The environment of a process whose wall clock follows {@code clockFile} (an offset such
+     * as {@code +90s}): libfaketime re-reads the file at most once a second
+     * (FAKETIME_CACHE_DURATION), the monotonic clock stays real, and libfaketime's glibc
+     * workaround is off (as in IdmintProcesses.faketime). FaketimeClockIT pins both clocks.
+     */
+    static Map<String, String> clockEnv(Path clockFile) {
         Map<String, String> env = new HashMap<>(IdmintProcesses.faketime("+0"));
         env.remove("FAKETIME");
         env.put("FAKETIME_TIMESTAMP_FILE", clockFile.toString());
@@ -71,8 +76,13 @@ final class ChaosNode {
         return env;
     }
 
-    /** Sets this node's wall clock offset, libfaketime style: {@code +0}, {@code +90s}, {@code -1h}. */
+    /** Sets this node's wall clock offset, libfaketime style: {@code +0}, {@code -1h}. */
     void setClock(String offset) throws IOException {
+        setClock(clockFile, offset);
+    }
+
+    /** Writes {@code offset} to {@code clockFile} at once (a rename), for libfaketime. */
+    static void setClock(Path clockFile, String offset) throws IOException {
         Path tmp = clockFile.resolveSibling(clockFile.getFileName() + ".tmp");
         Files.writeString(tmp, offset + "\n");
         Files.move(tmp, clockFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
