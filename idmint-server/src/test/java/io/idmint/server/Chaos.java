@@ -226,8 +226,9 @@ final class Chaos {
         for (String v : violations) {
             b.append("  VIOLATION ").append(v).append('\n');
         }
-        b.append(String.format("%-5s %-9s %-10s %-24s %-22s %s%n", "node", "processes",
-                "IDs", "workers used", "calls ok/503/none", "readiness 200/503/none"));
+        b.append(String.format("%-5s %-9s %-10s %-22s %-24s %-22s %s%n", "node", "processes",
+                "IDs", "ahead max ms/beyond", "workers used", "calls ok/503/none",
+                "readiness 200/503/none"));
         for (ChaosOracle.Track t : oracle.tracks().values()) {
             int[] calls = new int[3];
             int[] polls = new int[3];
@@ -238,8 +239,8 @@ final class Chaos {
                 t.polls.forEach(p -> polls[bucket(p.status())]++);
             }
             long holders = t.calls.stream().mapToInt(ChaosOracle.Call::holder).distinct().count();
-            b.append(String.format("%-5s %-9d %-10d %-24s %-22s %s%n", t.slot, holders, t.ids,
-                    t.workers.size() + " " + t.workers, calls[0] + "/" + calls[1] + "/"
+            b.append(String.format("%-5s %-9d %-10d %-22s %-24s %-22s %s%n", t.slot, holders,
+                    t.ids, t.maxAheadMillis + "/" + t.beyondBound, t.workers.size() + " " + t.workers, calls[0] + "/" + calls[1] + "/"
                     + calls[2], polls[0] + "/" + polls[1] + "/" + polls[2]));
         }
         b.append("fault kind     n   target node: unavailable s mean/max, back after undo s max"

@@ -38,6 +38,8 @@ final class ChaosOracle {
         final List<Poll> polls = Collections.synchronizedList(new ArrayList<>());
         final TreeSet<String> workers = new TreeSet<>();
         long ids;
+        long maxAheadMillis = Long.MIN_VALUE;
+        long beyondBound;
 
         Track(String slot) {
             this.slot = slot;
@@ -112,6 +114,10 @@ final class ChaosOracle {
             long ahead = timeOf(id) - receivedMs;
             maxAheadMillis = Math.max(maxAheadMillis, ahead);
             maxBehindMillis = Math.max(maxBehindMillis, -ahead);
+            t.maxAheadMillis = Math.max(t.maxAheadMillis, ahead);
+            if (ahead > aheadBoundMillis) {
+                t.beyondBound++;
+            }
             if (ahead > aheadBoundMillis && aheadViolations++ < 5) {
                 violations.add("ID " + id + " from " + holders.get(holder) + " is dated "
                         + ahead + " ms ahead of the real time it was received at (bound "

@@ -67,6 +67,8 @@ class ChaosOracleTest {
         o.ids(a, h, new long[] {id(NOW + 5_002, 1, 0)}, 1, NOW);
         assertThat(o.check()).singleElement().asString().contains("5002 ms ahead");
         assertThat(o.maxAheadMillis()).isEqualTo(5_002);
+        assertThat(a.maxAheadMillis).isEqualTo(5_002);
+        assertThat(a.beyondBound).isEqualTo(1);
     }
 
     @Test
