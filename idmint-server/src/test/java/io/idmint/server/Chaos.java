@@ -240,8 +240,10 @@ final class Chaos {
             }
             long holders = t.calls.stream().mapToInt(ChaosOracle.Call::holder).distinct().count();
             b.append(String.format("%-5s %-9d %-10d %-22s %-24s %-22s %s%n", t.slot, holders,
-                    t.ids, t.maxAheadMillis + "/" + t.beyondBound, t.workers.size() + " " + t.workers, calls[0] + "/" + calls[1] + "/"
-                    + calls[2], polls[0] + "/" + polls[1] + "/" + polls[2]));
+                    t.ids, t.maxAheadMillis + "/" + t.beyondBound,
+                    t.workers.size() + " " + t.workers,
+                    calls[0] + "/" + calls[1] + "/" + calls[2],
+                    polls[0] + "/" + polls[1] + "/" + polls[2]));
         }
         b.append("fault kind     n   target node: unavailable s mean/max, back after undo s max"
                 + " | other nodes: unavailable s per node mean/max, back after undo s max\n");
