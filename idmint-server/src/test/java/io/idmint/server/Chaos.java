@@ -106,30 +106,70 @@ final class Chaos {
         }
     }
 
-    private void nemesis(ChaosStore store, IdmintProcesses procs, List<String> args,
-            long deadline) throws Exception {
-        Random rnd = new Random(settings.seed());
+    /** The fault kinds a run on a store with {@code storeFaults} does. */
+    static List<Kind> kinds(List<ChaosStore.Fault> storeFaults) {
         List<Kind> kinds = new ArrayList<>(List.of(Kind.NODE_KILL, Kind.NODE_PAUSE,
                 Kind.NODE_TAKEOVER, Kind.CLOCK_FORWARD, Kind.CLOCK_BACK));
-        if (store.faults().contains(ChaosStore.Fault.MEMBER_KILL)) {
+        if (storeFaults.contains(ChaosStore.Fault.MEMBER_KILL)) {
             kinds.add(Kind.MEMBER_KILL);
         }
-        if (store.faults().contains(ChaosStore.Fault.MEMBER_STOP)) {
+        if (storeFaults.contains(ChaosStore.Fault.MEMBER_STOP)) {
             kinds.add(Kind.MEMBER_STOP);
         }
         kinds.add(Kind.STORE_OUTAGE);
-        List<Kind> round = new ArrayList<>();
-        while (true) {
+        return kinds;
+    }
+
+    /**
+     * One planned fault: its kind, the node (index), leader or follower (store faults), the gap
+     * before it, how long it holds (2-6 s, plus what the kind adds), and for CLOCK_BACK whether
+     * the step is -1h (else -5s).
+     */
+    record Step(Kind kind, int node, boolean leader, long gapMillis, long holdMillis,
+            boolean hourBack) {
+    }
+
+    /**
+     * The seeded fault sequence: rounds that each do every kind once in a shuffled order, every
+     * choice drawn from one {@link Random} in a fixed order, so one seed gives one sequence.
+     */
+    static final class Plan {
+        private final Random rnd;
+        private final List<Kind> kinds;
+        private final int nodes;
+        private final List<Kind> round = new ArrayList<>();
+
+        Plan(long seed, List<Kind> kinds, int nodes) {
+            this.rnd = new Random(seed);
+            this.kinds = List.copyOf(kinds);
+            this.nodes = nodes;
+        }
+
+        Step next() {
             if (round.isEmpty()) {
                 round.addAll(kinds);
                 Collections.shuffle(round, rnd);
             }
             Kind kind = round.remove(0);
             long gap = 3_000 + rnd.nextInt(4_000);
-            ChaosNode target = nodes.get(rnd.nextInt(nodes.size()));
+            int node = rnd.nextInt(nodes);
             boolean leader = rnd.nextBoolean();
             long hold = 2_000 + rnd.nextInt(4_000);
-            boolean hourBack = rnd.nextBoolean();
+            return new Step(kind, node, leader, gap, hold, rnd.nextBoolean());
+        }
+    }
+
+    private void nemesis(ChaosStore store, IdmintProcesses procs, List<String> args,
+            long deadline) throws Exception {
+        Plan plan = new Plan(settings.seed(), kinds(store.faults()), nodes.size());
+        while (true) {
+            Step step = plan.next();
+            Kind kind = step.kind();
+            long gap = step.gapMillis();
+            ChaosNode target = nodes.get(step.node());
+            boolean leader = step.leader();
+            long hold = step.holdMillis();
+            boolean hourBack = step.hourBack();
             if (System.currentTimeMillis() + gap + hold + TTL_MILLIS + 20_000 > deadline) {
                 return;
             }

@@ -274,7 +274,8 @@ abstract class ChaosStore implements AutoCloseable {
         }
 
         @Override
-        public void close() throws IOException {
+        public void close() throws Exception {
+            undo(); // a run that failed during a hang: the server must run to stop
             pg.close();
         }
     }
