@@ -1,0 +1,56 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idmint.server.Chaos.Kind;
+import io.idmint.server.Chaos.Plan;
+import io.idmint.server.Chaos.Step;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The nemesis plan: one seed gives one fault sequence, and each round does every kind. */
+class ChaosPlanTest {
+
+    private static List<Step> steps(long seed, List<Kind> kinds, int n) {
+        Plan plan = new Plan(seed, kinds, 3);
+        List<Step> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(plan.next());
+        }
+        return out;
+    }
+
+    @Test
+    void next_sameSeed_sameSequence_otherSeed_otherSequence() {
+        List<Kind> kinds = Chaos.kinds(List.of(ChaosStore.Fault.values()));
+        assertThat(steps(42, kinds, 50)).isEqualTo(steps(42, kinds, 50));
+        assertThat(steps(42, kinds, 50)).isNotEqualTo(steps(43, kinds, 50));
+    }
+
+    @Test
+    void next_everyRound_doesEveryKindOnce_withinTheBounds() {
+        List<Kind> kinds = Chaos.kinds(List.of(ChaosStore.Fault.values()));
+        assertThat(kinds).containsExactlyInAnyOrder(Kind.values());
+        List<Step> steps = steps(7, kinds, kinds.size() * 5);
+        for (int r = 0; r < 5; r++) {
+            List<Step> round = steps.subList(r * kinds.size(), (r + 1) * kinds.size());
+            assertThat(new HashSet<>(round.stream().map(Step::kind).toList()))
+                    .as("round %d", r).hasSize(kinds.size());
+        }
+        assertThat(steps).allSatisfy(s -> {
+            assertThat(s.node()).isBetween(0, 2);
+            assertThat(s.gapMillis()).isBetween(3_000L, 6_999L);
+            assertThat(s.holdMillis()).isBetween(2_000L, 5_999L);
+        });
+    }
+
+    @Test
+    void kinds_followTheStore() {
+        assertThat(Chaos.kinds(List.of(ChaosStore.Fault.OUTAGE))).doesNotContain(
+                Kind.MEMBER_KILL, Kind.MEMBER_STOP).contains(Kind.STORE_OUTAGE);
+        assertThat(Chaos.kinds(List.of(ChaosStore.Fault.MEMBER_KILL, ChaosStore.Fault.OUTAGE)))
+                .contains(Kind.MEMBER_KILL).doesNotContain(Kind.MEMBER_STOP);
+    }
+}
