@@ -238,9 +238,17 @@ final class HwmLease implements AutoCloseable {
                 now = time.currentTimeMillis();
                 long ahead = c.hwmMillis() - now;
                 if (!fail || ahead <= maxWait) {
-                    return reserve(c, now, passed == null ? "" : "; preferred worker "
+                    String note = passed == null ? "" : "; preferred worker "
                             + passed.workerId() + " yielded: its high-water mark is "
-                            + (passed.hwmMillis() - now) + " ms ahead of the clock");
+                            + (passed.hwmMillis() - now) + " ms ahead of the clock";
+                    if (passed != null) {
+                        // Released before reserving, so that the step ends on the reservation's
+                        // answer: a slow release after it would leave the state ACTIVE on a
+                        // lease that may have lapsed meanwhile.
+                        quietRelease(passed, passed.hwmMillis());
+                        passed = null;
+                    }
+                    return reserve(c, now, note);
                 }
                 if (passed == null && c.workerId() == req.preferredWorkerId()
                         && (reference || ahead <= settings.windowMillis() + maxWait)) {

@@ -30,6 +30,18 @@ class SimulationTest {
         assertThat(v).as("schedules from seed %d", first).isNull();
     }
 
+    /**
+     * Seeds that once found a bug, each replayed: 489, a renewal held back by the fleet clock
+     * check that never counted against the lease budget; 5000500701, a slow release of a passed
+     * over preferred worker after the reservation, leaving the node ACTIVE on a lapsed lease.
+     */
+    @Test
+    void seedsThatFoundBugs_findNoViolation() {
+        for (long seed : new long[] {489, 5_000_500_701L}) {
+            assertThat(new Simulation(seed, false).run()).as("seed %d", seed).isNull();
+        }
+    }
+
     @Test
     void schedules_exerciseEveryEvent() {
         long[] total = new long[Simulation.Event.values().length];
