@@ -8,8 +8,8 @@ import java.util.OptionalLong;
 
 /**
  * The fleet clock check (docs/design.md, "Clock checks"): this node's clock against the fleet's,
- * before every claim and periodically while a worker is held, so that a node never raises a
- * high-water mark with a clock the fleet disputes.
+ * between every claim and its reservation and periodically while a worker is held, so that a
+ * node never raises a high-water mark with a clock the fleet disputes.
  *
  * <p>The fleet's time is the store's own clock where the registry reports one, read between two
  * local readings (the round trip widens the bounds). Otherwise it is bounded by the high-water
@@ -65,10 +65,13 @@ final class FleetClock {
         return skewMillis;
     }
 
-    /** The check before a claim, which must find no fault. */
-    Verdict beforeClaim() throws RegistryException {
+    /**
+     * The check between a claim and its reservation, which must find no fault; the claimed
+     * worker is left out of the comparison.
+     */
+    Verdict beforeReserve(int datacenterId, int workerId) throws RegistryException {
         faultSeen = false;
-        return check(-1, -1);
+        return check(datacenterId, workerId);
     }
 
     /** A worker was reserved: its clock is next checked an interval from now. */

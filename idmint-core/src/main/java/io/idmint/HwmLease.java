@@ -206,19 +206,8 @@ final class HwmLease implements AutoCloseable {
         if (fail && now < claimNotBefore) {
             return null; // still waiting for the clock; the state says why
         }
-        boolean reference;
-        try {
-            FleetClock.Verdict v = fleet.beforeClaim();
-            reference = v.reference();
-            if (v.fault() != null) {
-                setState(LeaseState.ACQUIRING, v.fault(), v.why()
-                        + "; taking no worker until it agrees");
-                return null;
-            }
-        } catch (RegistryException e) {
-            setState(LeaseState.ACQUIRING, e.getMessage());
-            return e.retryable() ? null : e;
-        }
+        boolean reference = false;
+        boolean checked = false;
         ClaimRequest req = previousWorker < 0 ? request : prefer(previousWorker);
         Claim passed = null;
         try {
@@ -234,6 +223,28 @@ final class HwmLease implements AutoCloseable {
                     boolean fatal = !e.retryable()
                             || poolFullIsFatal && e.kind() == RegistryException.Kind.POOL_FULL;
                     return fatal ? e : null;
+                }
+                if (!checked) {
+                    // After the first claim, not before: a registry may start its session with
+                    // the first call (ZooKeeper's lifetime is the lease TTL the claim carries),
+                    // and the claimed worker is then left out of the comparison. Before any
+                    // reservation all the same: a disputed clock raises no HWM.
+                    checked = true;
+                    FleetClock.Verdict v;
+                    try {
+                        v = fleet.beforeReserve(c.datacenterId(), c.workerId());
+                    } catch (RegistryException e) {
+                        quietRelease(c, c.hwmMillis());
+                        setState(LeaseState.ACQUIRING, e.getMessage());
+                        return e.retryable() ? null : e;
+                    }
+                    reference = v.reference();
+                    if (v.fault() != null) {
+                        quietRelease(c, c.hwmMillis());
+                        setState(LeaseState.ACQUIRING, v.fault(), v.why()
+                                + "; taking no worker until it agrees");
+                        return null;
+                    }
                 }
                 now = time.currentTimeMillis();
                 long ahead = c.hwmMillis() - now;

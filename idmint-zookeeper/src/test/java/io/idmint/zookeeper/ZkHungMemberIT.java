@@ -56,11 +56,14 @@ class ZkHungMemberIT {
     void connectedMemberHungForEightSeconds_nodeKeepsItsWorker() throws Exception {
         String connect = proxies.stream().map(p -> "127.0.0.1:" + p.port())
                 .collect(Collectors.joining(","));
-        ZkRegistry registry = ZkTesting.open(connect, "timeout=2s");
+        // Routing around the hung member takes the request timeout, up to 1 s of the ZooKeeper
+        // client's random delay before it reconnects, and the reconnect; the next renewal
+        // (every keepalive) must then land within the store timeout of the last one answered.
+        ZkRegistry registry = ZkTesting.open(connect, "timeout=1s");
         toClose.add(registry);
         IdGenerator g = Snowflake.newBuilder().registry(registry).namespace("hung")
-                .layout(Layout.SNOWFLAKE).leaseTtl(Duration.ofSeconds(6))
-                .keepaliveInterval(Duration.ofSeconds(1)).storeTimeout(Duration.ofSeconds(4))
+                .layout(Layout.SNOWFLAKE).leaseTtl(Duration.ofSeconds(8))
+                .keepaliveInterval(Duration.ofSeconds(1)).storeTimeout(Duration.ofSeconds(6))
                 .reservationWindow(Duration.ofSeconds(3))
                 .listener(new GeneratorListener() {
                     @Override
