@@ -4,6 +4,9 @@ import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -12,12 +15,12 @@ import java.util.OptionalLong;
  * node never raises a high-water mark with a clock the fleet disputes.
  *
  * <p>The fleet's time is the store's own clock where the registry reports one, read between two
- * local readings (the round trip widens the bounds). Otherwise it is bounded by the high-water
- * marks (HWMs) of the workers other nodes hold: an HWM is at most its holder's clock plus the
- * reservation window and the sequence's lead, and, as the holder renews it at least once per
- * lease TTL while it holds the worker, at least its holder's clock minus (TTL - window). Stale
- * HWMs can therefore never make a healthy node look wrong; they only make the check coarser.
- * With no other holder (a single node, the {@code static:} registry) there is no reference.
+ * local readings (the round trip widens the bounds). Otherwise it is the lower median of the
+ * high-water marks (HWMs) of the workers other nodes hold, which bounds the fleet's clock from
+ * below: an HWM is at most its holder's clock plus the reservation window and the sequence's
+ * lead. A stale HWM (a paused holder) only lowers the bound, and one node ahead cannot move the
+ * median. With fewer than two other holders there is no reference; through HWMs a node is shown
+ * behind, never ahead.
  *
  * <p>The same check confirms or disputes a forward step of the wall clock that the
  * {@link HybridTimeSource} holds back.
@@ -44,7 +47,6 @@ final class FleetClock {
     private final GeneratorSettings settings;
     private final WorkerRegistry registry;
     private final String namespace;
-    private final long leaseTtlMillis;
     private volatile long skewMillis;
     /** While a worker is held: when it was last compared, on both clocks of the time source. */
     private long checkedNanos;
@@ -52,12 +54,10 @@ final class FleetClock {
     /** Whether the last check of the held worker's clock found a fault. */
     private boolean faultSeen;
 
-    FleetClock(GeneratorSettings settings, WorkerRegistry registry, String namespace,
-            long leaseTtlMillis) {
+    FleetClock(GeneratorSettings settings, WorkerRegistry registry, String namespace) {
         this.settings = settings;
         this.registry = registry;
         this.namespace = namespace;
-        this.leaseTtlMillis = leaseTtlMillis;
     }
 
     /** This node's clock minus the fleet's bounds at the last check that had a reference. */
@@ -132,27 +132,31 @@ final class FleetClock {
             hi = lo + (now - before);
             against = "the store's clock";
         } else {
-            long max = Long.MIN_VALUE;
-            boolean bounded = true;
+            List<Long> others = new ArrayList<>();
             for (WorkerRecord r : registry.list(namespace)) {
-                if (r.held() && (r.datacenterId() != ownDatacenterId
-                        || r.workerId() != ownWorkerId) && r.hwmMillis() > max) {
-                    max = r.hwmMillis();
-                    bounded = r.leaseExpiresMillis() != Long.MAX_VALUE;
+                // This node's other stripes count: they read the same clock, so they can only
+                // agree with it, and HWMs confirm nothing.
+                boolean own = r.datacenterId() == ownDatacenterId && r.workerId() == ownWorkerId;
+                if (r.held() && !own) {
+                    others.add(r.hwmMillis());
                 }
             }
             now = time.currentTimeMillis();
-            if (max == Long.MIN_VALUE) {
-                // No other holder: nothing to compare with. Free workers' HWMs are no reference:
-                // one left far ahead by a clock that lied must not stop a healthy node.
+            if (others.size() < 2) {
+                // Fewer than two other holders: no majority tells which clock is wrong, and one
+                // holder's HWM left ahead by a clock that lied must not stop a healthy node.
+                // Free workers' HWMs are no reference either.
                 skewMillis = 0;
                 return new Verdict(false, 0, null, null, false);
             }
+            // The lower median: one node ahead (or several, short of half) cannot move it. An
+            // HWM bounds its holder's clock from below only (a paused holder's, or one whose
+            // lease is lapsing, is stale), so the HWMs show a node behind, never ahead: only a
+            // store clock does that, or confirms a forward step.
+            Collections.sort(others);
             long lead = settings.maxLeadTicks() * settings.layout().tickMillis();
-            lo = max - settings.windowMillis() - lead;
-            hi = bounded && leaseTtlMillis != Long.MAX_VALUE
-                    ? max + Math.max(0, leaseTtlMillis - settings.windowMillis())
-                    : Long.MAX_VALUE;
+            lo = others.get((others.size() - 1) / 2) - settings.windowMillis() - lead;
+            hi = Long.MAX_VALUE;
             against = "the high-water marks other nodes hold";
         }
         long maxSkew = settings.maxSkewMillis();

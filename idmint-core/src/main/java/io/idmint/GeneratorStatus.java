@@ -63,6 +63,13 @@ public record GeneratorStatus(LeaseState state, Layout layout, int datacenterId,
                         && runwayMillis > 0 ? null : IdUnavailableException.Reason.NO_LEASE, 0);
     }
 
+    /** The status of a generator that mints from one worker ID, with no fleet skew measured. */
+    public GeneratorStatus(LeaseState state, Layout layout, int datacenterId, int workerId,
+            long runwayMillis, long clockOffsetMillis, String detail) {
+        this(state, layout, datacenterId, workerId, runwayMillis, clockOffsetMillis, detail,
+                List.of(new Worker(datacenterId, workerId, state, runwayMillis, detail)));
+    }
+
     /** The status of a generator that mints from one worker ID. */
     public GeneratorStatus(LeaseState state, Layout layout, int datacenterId, int workerId,
             long runwayMillis, long clockOffsetMillis, String detail,

@@ -87,8 +87,7 @@ final class HwmLease implements AutoCloseable {
         this.layout = settings.layout();
         this.leaseBudgetMillis = Math.min(request.leaseTtlMillis(), settings.storeTimeoutMillis());
         this.loop = new MaintenanceLoop(this, time, settings.periodMillis());
-        this.fleet = new FleetClock(settings, registry, request.namespace(),
-                request.leaseTtlMillis());
+        this.fleet = new FleetClock(settings, registry, request.namespace());
     }
 
     LeaseState state() {
@@ -151,6 +150,9 @@ final class HwmLease implements AutoCloseable {
         if (state == LeaseState.RELEASED) {
             return;
         }
+        // Reading the offset forgets a held-back forward step that was set right since, so that
+        // a later step waits afresh even when no fleet check runs (a store outage).
+        time.wallClockOffsetMillis();
         if (claim == null) {
             acquire(false);
         } else if (clockFaultMillis > 0) {

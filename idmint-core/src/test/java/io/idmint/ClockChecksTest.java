@@ -91,6 +91,7 @@ class ClockChecksTest {
     @Test
     void nodeAnHourBehindTheFleet_isNotReadyWithinOneClaim_andRaisesNoHwm() throws Exception {
         SnowflakeGenerator b = node(new NodeClock(0).source(), c -> c.preferredWorkerId(0));
+        SnowflakeGenerator c2 = node(new NodeClock(0).source(), c -> c.preferredWorkerId(1));
         List<Long> before = hwms();
         SnowflakeGenerator a = node(new NodeClock(-HOUR).source(), c -> c);
         GeneratorStatus s = a.status();
@@ -100,10 +101,11 @@ class ClockChecksTest {
         assertThat(s.detail()).contains("behind the high-water marks other nodes hold");
         assertThat(hwms()).as("no HWM raised").isEqualTo(before);
         assertThatThrownBy(a::nextId).isInstanceOf(IdUnavailableException.class);
-        pass(5_000, b, a);
+        pass(5_000, b, c2, a);
         assertThat(a.status().reason()).isEqualTo(Reason.CLOCK_BEHIND_FLEET);
-        assertThat(store.list(NS)).filteredOn(WorkerRecord::held).hasSize(1);
+        assertThat(store.list(NS)).filteredOn(WorkerRecord::held).hasSize(2);
         assertThat(b.status().ready()).isTrue();
+        assertThat(c2.status().ready()).isTrue();
     }
 
     @Test
@@ -123,17 +125,40 @@ class ClockChecksTest {
     }
 
     @Test
-    void nodeAnHourAheadAtStart_isNotReady_andRaisesNoHwm() throws Exception {
-        SnowflakeGenerator b = node(new NodeClock(0).source(), c -> c.preferredWorkerId(0));
+    void nodeAnHourAheadAtStart_ofTheStoreClock_isNotReady_andRaisesNoHwm() throws Exception {
+        WorkerRegistry registry = withStoreClock();
+        SnowflakeGenerator b = node(registry, new NodeClock(0).source(),
+                c -> c.preferredWorkerId(0));
         List<Long> before = hwms();
-        SnowflakeGenerator a = node(new NodeClock(HOUR).source(), c -> c.preferredWorkerId(1));
+        SnowflakeGenerator a = node(registry, new NodeClock(HOUR).source(),
+                c -> c.preferredWorkerId(1));
         assertThat(a.status().reason()).isEqualTo(Reason.CLOCK_AHEAD_OF_FLEET);
-        assertThat(a.status().fleetSkewMillis()).isGreaterThanOrEqualTo(HOUR - 31_000);
+        assertThat(a.status().fleetSkewMillis()).isGreaterThanOrEqualTo(HOUR - 1_000);
         pass(3_000, b, a);
         assertThat(a.status().ready()).isFalse();
         assertThat(hwms()).hasSize(before.size());
         assertThat(store.hwm(NS, 0, 1)).isZero();
         assertThat(store.hwm(NS, 0, 0)).isLessThan(real.currentTimeMillis() + 20_000);
+    }
+
+    /**
+     * Without a store clock, a node started seconds ahead claims (HWMs show no node ahead) but
+     * cannot make the healthy majority look behind: the median of their HWMs is theirs.
+     */
+    @Test
+    void nodeAheadBySeconds_cannotMakeHealthyNodesLookBehind() {
+        SnowflakeGenerator b = node(new NodeClock(0).source(), c -> c);
+        SnowflakeGenerator c2 = node(new NodeClock(0).source(), c -> c);
+        SnowflakeGenerator a = node(new NodeClock(10_000).source(), c -> c);
+        for (int round = 0; round < 5; round++) {
+            pass(12_000, a, b, c2);
+            a.nextId();
+            for (SnowflakeGenerator healthy : List.of(b, c2)) {
+                assertThat(healthy.status().ready()).as(healthy.status().detail()).isTrue();
+                assertThat(healthy.status().fleetSkewMillis()).isZero();
+                healthy.nextId();
+            }
+        }
     }
 
     /** Clocks within the bound, one holder paused past its renewals: nobody is flagged. */
@@ -229,9 +254,11 @@ class ClockChecksTest {
             old.nextId(); // a node whose clock ran ahead left worker 0's HWM 90 s ahead
         }
         long hwm0 = store.hwm(NS, 0, 0);
-        SnowflakeGenerator other = node(new NodeClock(0).source(), c -> c.preferredWorkerId(5));
+        WorkerRegistry registry = withStoreClock();
+        SnowflakeGenerator other = node(registry, new NodeClock(0).source(),
+                c -> c.preferredWorkerId(5));
         List<String> changes = new CopyOnWriteArrayList<>();
-        SnowflakeGenerator b = node(new NodeClock(0).source(), c -> c.preferredWorkerId(0)
+        SnowflakeGenerator b = node(registry, new NodeClock(0).source(), c -> c.preferredWorkerId(0)
                 .listener(new GeneratorListener() {
                     @Override
                     public void onStateChange(LeaseState from, LeaseState to, String detail) {
@@ -259,10 +286,12 @@ class ClockChecksTest {
                 old.nextId();
             }
         }
-        SnowflakeGenerator holder = node(new NodeClock(0).source(), c -> c.layout(four));
+        WorkerRegistry registry = withStoreClock();
+        SnowflakeGenerator holder = node(registry, new NodeClock(0).source(),
+                c -> c.layout(four));
         assertThat(holder.status().workerId()).isEqualTo(3);
         List<Long> before = hwms();
-        SnowflakeGenerator b = node(new NodeClock(0).source(), c -> c.layout(four)
+        SnowflakeGenerator b = node(registry, new NodeClock(0).source(), c -> c.layout(four)
                 .preferredWorkerId(0));
         assertThat(b.status().reason()).isEqualTo(Reason.CLOCK_BEHIND);
         assertThat(b.status().detail()).contains("every free worker's is ahead");

@@ -61,7 +61,7 @@ class EtcdHungMemberIT {
         IdGenerator g = Snowflake.newBuilder().registry(registry).namespace(namespace)
                 .layout(Layout.SNOWFLAKE).leaseTtl(Duration.ofSeconds(6))
                 .keepaliveInterval(Duration.ofSeconds(1)).storeTimeout(Duration.ofSeconds(4))
-                .reservationWindow(Duration.ofSeconds(3))
+                .reservationWindow(Duration.ofSeconds(5))
                 .listener(new GeneratorListener() {
                     @Override
                     public void onStateChange(LeaseState from, LeaseState to, String detail) {

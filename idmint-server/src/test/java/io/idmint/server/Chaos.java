@@ -33,7 +33,7 @@ final class Chaos {
                     seed.isEmpty() ? new Random().nextLong() : Long.parseLong(seed),
                     Integer.getInteger("chaos.nodes", 3),
                     Long.getLong("chaos.ahead-bound-ms", 5_000),
-                    Long.getLong("chaos.grace-ms", 3_000),
+                    Long.getLong("chaos.grace-ms", 5_000),
                     Integer.getInteger("chaos.count", 100),
                     Long.getLong("chaos.interval-ms", 20));
         }
