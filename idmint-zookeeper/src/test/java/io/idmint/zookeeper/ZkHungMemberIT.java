@@ -72,10 +72,12 @@ class ZkHungMemberIT {
                     }
                 }).build();
         toClose.add(g);
-        int worker = g.status().workerId();
         Minter ids = new Minter("hung", g);
         toClose.add(ids);
         ZkTesting.await("it mints", 10_000, () -> ids.count() > 100);
+        // Taken once it mints: on a loaded machine the first call can miss the 1 s timeout, and
+        // the worker is then claimed by the maintenance loop a moment after build().
+        int worker = g.status().workerId();
         FreezableProxy hung = proxies.stream().filter(FreezableProxy::connected).findFirst()
                 .orElseThrow();
         transitions.clear();
