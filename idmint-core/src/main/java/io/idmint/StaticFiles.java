@@ -13,8 +13,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 
 /**
@@ -28,6 +31,9 @@ final class StaticFiles {
 
     private static final String STATE_HEADER =
             "# idmint worker state: written atomically by idmint; do not edit";
+
+    private static final Set<StandardOpenOption> TMP_OPTIONS = Set.of(
+            StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 
     /** A worker's state file: its HWM, and its generation, which is the fencing token. */
     record State(long hwmMillis, long generation) {
@@ -114,11 +120,22 @@ final class StaticFiles {
                 + "\n");
     }
 
-    /** Write to a temporary file, fsync it, rename it over the target, fsync the directory. */
+    /**
+     * Write to a temporary file, fsync it, rename it over the target, fsync the directory. The
+     * temporary file has a random 64-bit name, created exclusively and owner-only, as
+     * {@link Files#createTempFile} makes one; that one seeds a {@link java.security.SecureRandom}
+     * for the name, a tenth of the start-up of {@code idmint next} (docs/observability.md,
+     * "Start-up"). A name not secret needs no secure random.
+     */
     private static void atomicWrite(Path dir, Path target, String content) throws IOException {
-        Path tmp = Files.createTempFile(dir, target.getFileName().toString(), ".tmp");
+        Path tmp = dir.resolve(target.getFileName() + "." + Long.toUnsignedString(
+                ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            try (FileChannel ch = dir.getFileSystem().supportedFileAttributeViews()
+                    .contains("posix")
+                    ? FileChannel.open(tmp, TMP_OPTIONS, PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")))
+                    : FileChannel.open(tmp, TMP_OPTIONS)) {
                 ByteBuffer buf = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
                 while (buf.hasRemaining()) {
                     ch.write(buf);

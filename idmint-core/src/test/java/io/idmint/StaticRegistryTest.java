@@ -44,6 +44,10 @@ class StaticRegistryTest extends WorkerRegistryContract {
                 .containsPattern("crc32=[0-9a-f]{8}");
         assertThat(dataDir.resolve("workers").resolve(namespace))
                 .isDirectoryNotContaining("glob:**.tmp");
+        // Written through an owner-only temporary file (docs/registries.md): HWMs are no secret,
+        // but nobody else has any business rewriting them.
+        assertThat(Files.getPosixFilePermissions(stateFile(2)))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     }
 
     @Test

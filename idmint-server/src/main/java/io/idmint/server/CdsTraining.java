@@ -20,7 +20,8 @@ final class CdsTraining {
 
     /** @param args the scratch directory for the data directories */
     public static void main(String[] args) throws Exception {
-        // As Main does for every command but serve: the store's pool logs at INFO.
+        System.setProperty("io.netty.jfr.enabled", "false"); // as Main sets it
+        // Quiet, as Main makes every command but serve: the store's pool logs at INFO.
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         Path dir = Files.createDirectories(Path.of(args[0]));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -42,8 +43,30 @@ final class CdsTraining {
             if (!server.banner().startsWith("idmint serving")) {
                 throw new IllegalStateException("training serve: " + server.banner());
             }
+            // A server's first request ran ~400 classes from the jar, ~200 ms: the readiness
+            // probe's and the first IDs'. Raw HTTP/1.1, so the JDK's client stays out.
+            for (String path : new String[] {"/health/ready", "/v1/id", "/v1/ids?count=2"}) {
+                String status = get(server.httpPort(), path);
+                if (!status.startsWith("HTTP/1.1 200")) {
+                    throw new IllegalStateException("training GET " + path + ": " + status);
+                }
+            }
         }
         System.exit(0);
+    }
+
+    /** The status line of {@code GET path} on loopback, the connection closed after it. */
+    private static String get(int port, String path) throws java.io.IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets
+                            .US_ASCII));
+            String response = new String(s.getInputStream().readAllBytes(),
+                    java.nio.charset.StandardCharsets.ISO_8859_1);
+            int end = response.indexOf('\r');
+            return end < 0 ? response : response.substring(0, end);
+        }
     }
 
     /** A serve configuration on loopback, any free ports, a scratch data directory. */

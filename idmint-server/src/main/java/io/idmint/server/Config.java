@@ -96,8 +96,9 @@ final class Config {
             ConfigValues::text);
     static final Key<Integer> WORKER = envKey("worker", null, "N|ordinal",
             "preferred worker ID, taken when free; ordinal: the N that ends the pod name "
-                    + "(POD_NAME, else HOSTNAME, as in a StatefulSet's name-N); without it the "
-                    + "registry picks one", ConfigValues::worker);
+                    + "(POD_NAME, else HOSTNAME, as in a StatefulSet's name-N); without it, 0 "
+                    + "(the registry picks another when 0 is held or ahead of the clock)",
+            ConfigValues::worker);
     static final Key<Integer> WORKERS = key("workers", "1", "N|auto",
             "worker IDs serve leases and mints from in parallel, 1 to 1024; auto: one per "
                     + "available processor", ConfigValues::workers);

@@ -22,7 +22,7 @@ final class ConfigOptions {
 
     /** Adds {@code --config} and a flag for each key as a mixin of the command. */
     static CommandLine addTo(CommandLine command, List<Key<?>> keys) {
-        CommandSpec mixin = CommandSpec.create();
+        CommandSpec mixin = CommandSpec.wrapWithoutInspection(null, IdmintCommand.FACTORY);
         mixin.addOption(OptionSpec.builder(CONFIG_FLAG).paramLabel("FILE").type(String.class)
                 .description("Java properties file with any of the keys below (also env "
                         + Config.CONFIG_ENV + ")")

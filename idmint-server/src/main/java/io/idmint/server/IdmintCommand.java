@@ -3,6 +3,7 @@ package io.idmint.server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
+import picocli.CommandLine;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -15,6 +16,19 @@ import picocli.CommandLine.ParameterException;
  */
 final class IdmintCommand implements Runnable {
 
+    /**
+     * The factory of the programmatic models: picocli's default one, made only when asked for an
+     * object. Initialising it looks for Groovy on the class path, and that miss reads the 46 MB
+     * jar's directory, which {@code next} otherwise never does (docs/observability.md,
+     * "Start-up").
+     */
+    static final CommandLine.IFactory FACTORY = new CommandLine.IFactory() {
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            return CommandLine.defaultFactory().create(cls);
+        }
+    };
+
     private CommandSpec spec;
 
     private IdmintCommand() {
@@ -23,7 +37,7 @@ final class IdmintCommand implements Runnable {
     /** The root's model, without subcommands. */
     static CommandSpec spec() {
         IdmintCommand command = new IdmintCommand();
-        command.spec = CommandSpec.wrapWithoutInspection(command).name("idmint")
+        command.spec = CommandSpec.wrapWithoutInspection(command, FACTORY).name("idmint")
                 .versionProvider(new Version());
         command.spec.usageMessage().description("Distributed unique 64-bit IDs.")
                 .footer("", "Exit codes: 0 success, 2 bad usage or input, 1 runtime failure.",

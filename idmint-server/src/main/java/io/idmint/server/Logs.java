@@ -36,9 +36,24 @@ final class Logs {
      * resets every logger in a shutdown hook of its own, which would drop the lines of the
      * drain (the worker's release) logged by {@code serve}'s shutdown hook; this one keeps its
      * handlers until the JVM is gone (they flush every line).
+     *
+     * <p>Commands other than {@code serve} set {@link #QUIET}: the root level is then WARNING,
+     * read when the JDK first sets the manager up, which is when something logs. Setting the
+     * level at start would set it up in every run, at a cost of tens of milliseconds that
+     * {@code idmint next} cannot spare (docs/observability.md, "Start-up").
      */
     public static final class Manager extends java.util.logging.LogManager {
+        /** A system property: when {@code true}, the root level is WARNING. */
+        static final String QUIET = "idmint.log.quiet";
         private volatile boolean configured;
+
+        @Override
+        public String getProperty(String name) {
+            if (name.equals(".level") && Boolean.getBoolean(QUIET)) {
+                return Level.WARNING.getName();
+            }
+            return super.getProperty(name);
+        }
 
         @Override
         public void reset() {

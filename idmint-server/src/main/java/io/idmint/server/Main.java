@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -27,6 +26,7 @@ public final class Main {
     static final int OK = 0;
     static final int FAILURE = 1;
     static final int USAGE = 2;
+    private static final String NETTY_JFR = "io.netty.jfr.enabled";
 
     private Main() {
     }
@@ -36,10 +36,18 @@ public final class Main {
         if (System.getProperty("java.util.logging.manager") == null) {
             System.setProperty("java.util.logging.manager", Logs.Manager.class.getName());
         }
+        // Netty's allocator emits JFR events, and registering their types on its first buffer
+        // took ~100 ms of the first request (docs/observability.md, "Start-up"). A flight
+        // recording that wants them sets -Dio.netty.jfr.enabled=true.
+        if (System.getProperty(NETTY_JFR) == null) {
+            System.setProperty(NETTY_JFR, "false");
+        }
         // Commands other than serve speak through stdout and their exit code; libraries' INFO
-        // lines (connection pools, clients) would only clutter stderr.
+        // lines (connection pools, clients) would only clutter stderr. Logs.Manager reads this
+        // when something first logs: setting the root level here would set up logging in every
+        // run.
         if (args.length == 0 || !args[0].equals("serve")) {
-            java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+            System.setProperty(Logs.Manager.QUIET, "true");
         }
         OutputStream stdout = new FileOutputStream(FileDescriptor.out);
         System.exit(run(args, System.getenv(), stdout, System.err, stderrIsTerminal()));
@@ -65,6 +73,36 @@ public final class Main {
         return commandLine(invocation, null);
     }
 
+    /** The commands, in the order of the help. */
+    private static final List<String> COMMANDS = List.of("next", "decode", "layout", "serve",
+            "registry", "segment", "sql", "migrate", "config", "health");
+
+    /**
+     * One command. A switch, not a map of lambdas: the first lambda a run links costs a cold
+     * JVM milliseconds, and {@code next} builds one command only.
+     */
+    private static CommandLine command(String name, Invocation invocation) {
+        return switch (name) {
+            case "next" -> NextCommand.commandLine(invocation);
+            case "decode" -> ConfigOptions.addTo(new CommandLine(new DecodeCommand(invocation)),
+                    Config.DECODE_KEYS);
+            case "layout" -> ConfigOptions.addTo(new CommandLine(new LayoutCommand(invocation)),
+                    LayoutCommand.KEYS);
+            case "serve" -> ServeCommand.commandLine(invocation);
+            case "registry" -> ConfigOptions.addTo(new CommandLine(
+                    new RegistryCommand(invocation)),
+                    List.of(Config.REGISTRY, Config.DATA_DIR, Config.NAMESPACE));
+            case "segment" -> SegmentCommand.commandLine(invocation);
+            case "sql" -> SqlCommand.commandLine(invocation);
+            case "migrate" -> MigrateCommand.commandLine();
+            case "config" -> ConfigOptions.addTo(new CommandLine(new ConfigCommand(invocation)),
+                    Config.keys());
+            case "health" -> ConfigOptions.addTo(new CommandLine(new HealthCommand(invocation)),
+                    HealthCommand.KEYS);
+            default -> throw new IllegalArgumentException("no command " + name);
+        };
+    }
+
     /**
      * The command line; with {@code only} naming a command, the root and that command alone.
      * Picocli reads every command's annotations when it is added: building the one asked for
@@ -72,40 +110,42 @@ public final class Main {
      * "Start-up"). Help, versions and unknown commands build them all.
      */
     static CommandLine commandLine(Invocation invocation, String only) {
-        Map<String, java.util.function.Supplier<CommandLine>> commands = new LinkedHashMap<>();
-        commands.put("next", () -> NextCommand.commandLine(invocation));
-        commands.put("decode", () -> ConfigOptions.addTo(
-                new CommandLine(new DecodeCommand(invocation)), Config.DECODE_KEYS));
-        commands.put("layout", () -> ConfigOptions.addTo(
-                new CommandLine(new LayoutCommand(invocation)), LayoutCommand.KEYS));
-        commands.put("serve", () -> ConfigOptions.addTo(
-                new CommandLine(new ServeCommand(invocation)), Config.SERVE_KEYS));
-        commands.put("registry", () -> ConfigOptions.addTo(new CommandLine(
-                new RegistryCommand(invocation)),
-                List.of(Config.REGISTRY, Config.DATA_DIR, Config.NAMESPACE)));
-        commands.put("segment", () -> SegmentCommand.commandLine(invocation));
-        commands.put("sql", () -> SqlCommand.commandLine(invocation));
-        commands.put("migrate", MigrateCommand::commandLine);
-        commands.put("config", () -> ConfigOptions.addTo(
-                new CommandLine(new ConfigCommand(invocation)), Config.keys()));
-        commands.put("health", () -> ConfigOptions.addTo(
-                new CommandLine(new HealthCommand(invocation)), HealthCommand.KEYS));
-        CommandLine root = new CommandLine(IdmintCommand.spec());
-        boolean all = only == null || !commands.containsKey(only);
+        CommandLine root = new CommandLine(IdmintCommand.spec(), IdmintCommand.FACTORY);
+        boolean all = only == null || !COMMANDS.contains(only);
         if (all) {
             root.addSubcommand("help", new CommandLine.HelpCommand());
         }
-        commands.forEach((name, command) -> {
+        for (String name : COMMANDS) {
             if (all || name.equals(only)) {
-                root.addSubcommand(command.get());
+                root.addSubcommand(command(name, invocation));
+            }
+        }
+        // Every command answers -V / --version with the root's version.
+        for (CommandLine sub : root.getSubcommands().values()) {
+            sub.getCommandSpec().versionProvider(new IdmintCommand.Version());
+        }
+        // Classes, not lambdas: JDK 17's archive dump leaves out a Java 5 interface (picocli's)
+        // that a lambda implements, and each class missing from it opens the 46 MB jar
+        // (docs/observability.md, "Start-up").
+        root.setParameterExceptionHandler(new CommandLine.IParameterExceptionHandler() {
+            @Override
+            public int handleParseException(ParameterException e, String[] args) {
+                return usageError(e);
             }
         });
-        // Every command answers -V / --version with the root's version.
-        root.getSubcommands().values().forEach(sub -> sub.getCommandSpec()
-                .versionProvider(new IdmintCommand.Version()));
-        root.setParameterExceptionHandler(Main::usageError);
-        root.setExecutionExceptionHandler((e, cl, parsed) -> failure(e, cl));
-        root.setExecutionStrategy(Main::execute);
+        root.setExecutionExceptionHandler(new CommandLine.IExecutionExceptionHandler() {
+            @Override
+            public int handleExecutionException(Exception e, CommandLine cl,
+                    CommandLine.ParseResult parsed) {
+                return failure(e, cl);
+            }
+        });
+        root.setExecutionStrategy(new CommandLine.IExecutionStrategy() {
+            @Override
+            public int execute(CommandLine.ParseResult parsed) {
+                return Main.execute(parsed);
+            }
+        });
         return root;
     }
 
@@ -126,7 +166,7 @@ public final class Main {
         return new CommandLine.RunLast().execute(parsed);
     }
 
-    private static int usageError(ParameterException e, String[] args) {
+    private static int usageError(ParameterException e) {
         CommandLine cl = e.getCommandLine();
         PrintWriter err = cl.getErr();
         boolean unknownCommand = e instanceof CommandLine.UnmatchedArgumentException u

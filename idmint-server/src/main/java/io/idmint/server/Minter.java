@@ -24,22 +24,28 @@ final class Minter implements AutoCloseable {
     }
 
     /**
+     * The worker preferred when the configuration names none: worker 0, so that processes that
+     * restart (a server, or {@code idmint next} run again and again) take low IDs back rather
+     * than a fresh worker each time (docs/configuration.md, {@code worker}).
+     */
+    static final int DEFAULT_WORKER = 0;
+
+    /**
      * Opens the registry and builds a generator on it.
      *
      * @throws IllegalArgumentException naming a bad setting
      * @throws IllegalStateException when the registry refuses this node
      */
     static Minter open(Config config) {
-        return open(config, null, 1, GeneratorListener.NONE);
+        return open(config, 1, GeneratorListener.NONE);
     }
 
     /**
-     * As {@link #open(Config)}, preferring {@code defaultWorker} (or none, when null) when the
-     * configuration names no worker, minting from {@code workers} leased workers (the first
-     * one preferring that worker), and telling {@code listener} about the generator.
+     * As {@link #open(Config)}, minting from {@code workers} leased workers (the first one
+     * preferring the configured worker, else {@link #DEFAULT_WORKER}), and telling
+     * {@code listener} about the generator.
      */
-    static Minter open(Config config, Integer defaultWorker, int workers,
-            GeneratorListener listener) {
+    static Minter open(Config config, int workers, GeneratorListener listener) {
         WorkerRegistry registry = WorkerRegistries.open(config.get(Config.REGISTRY),
                 config.get(Config.DATA_DIR));
         try {
@@ -64,11 +70,8 @@ final class Minter implements AutoCloseable {
             if (dcName != null) {
                 builder.datacenterName(dcName);
             }
-            Integer worker = config.get(Config.WORKER) != null ? config.get(Config.WORKER)
-                    : defaultWorker;
-            if (worker != null) {
-                builder.preferredWorkerId(worker);
-            }
+            Integer worker = config.get(Config.WORKER);
+            builder.preferredWorkerId(worker != null ? worker : DEFAULT_WORKER);
             return new Minter(registry, builder.build());
         } catch (RuntimeException e) {
             registry.close();

@@ -45,7 +45,8 @@ final class NextCommand implements Callable<Integer> {
     /** The command with its options and the configuration keys it reads. */
     static CommandLine commandLine(Invocation invocation) {
         NextCommand command = new NextCommand(invocation);
-        CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name("next");
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command, IdmintCommand.FACTORY)
+                .name("next");
         spec.usageMessage().sortOptions(false).description(
                 "Prints N new IDs, one per line, minted locally.",
                 "Safe next to a running server: the registry gives this process its own worker.");
@@ -65,7 +66,8 @@ final class NextCommand implements Callable<Integer> {
                 .build());
         IdmintCommand.addHelpOptions(spec);
         command.spec = spec;
-        return ConfigOptions.addTo(new CommandLine(spec), Config.MINT_KEYS);
+        return ConfigOptions.addTo(new CommandLine(spec, IdmintCommand.FACTORY),
+                Config.MINT_KEYS);
     }
 
     @Override

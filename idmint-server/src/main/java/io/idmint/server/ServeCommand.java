@@ -6,21 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import picocli.CommandLine.Command;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code idmint serve}: runs the server until SIGTERM (or Ctrl-C), then stops gracefully and
  * exits 0. Prints one line to stdout once it is listening (see {@link Server#banner()}).
  */
-@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs the server: HTTP/JSON, gRPC, health, metrics and a status page.",
-            "Stops gracefully on SIGTERM: in-flight requests finish (up to shutdown.grace),",
-            "then the worker is released with its final high-water mark.",
-            "",
-            ServeCommand.ONE_HOST_RULE,
-            ""})
 final class ServeCommand implements Callable<Integer> {
 
     /** The rule of the static: registry, in the help and the startup line. */
@@ -30,12 +22,32 @@ final class ServeCommand implements Callable<Integer> {
             + "(not ready on a clash), or use a shared registry (etcd://, zk://, jdbc:).";
 
     private final Invocation invocation;
+    private CommandSpec spec;
 
-    @Spec
-    CommandSpec spec;
-
-    ServeCommand(Invocation invocation) {
+    private ServeCommand(Invocation invocation) {
         this.invocation = invocation;
+    }
+
+    /**
+     * The command and the configuration keys it reads, built through picocli's programmatic API
+     * as {@code next} is: reading annotations cost {@code serve} ~50 ms of its start
+     * (docs/observability.md, "Start-up").
+     */
+    static CommandLine commandLine(Invocation invocation) {
+        ServeCommand command = new ServeCommand(invocation);
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command, IdmintCommand.FACTORY)
+                .name("serve");
+        spec.usageMessage().sortOptions(false).description(
+                "Runs the server: HTTP/JSON, gRPC, health, metrics and a status page.",
+                "Stops gracefully on SIGTERM: in-flight requests finish (up to shutdown.grace),",
+                "then the worker is released with its final high-water mark.",
+                "",
+                ONE_HOST_RULE,
+                "");
+        IdmintCommand.addHelpOptions(spec);
+        command.spec = spec;
+        return ConfigOptions.addTo(new CommandLine(spec, IdmintCommand.FACTORY),
+                Config.SERVE_KEYS);
     }
 
     @Override

@@ -27,8 +27,6 @@ import java.util.concurrent.TimeoutException;
 final class Server implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Server.class.getName());
-    /** What the worker defaults to for serve: worker 0 (see docs/configuration.md). */
-    static final int DEFAULT_WORKER = 0;
 
     private final Minter minter;
     /** The static.peers check, or null. */
@@ -118,7 +116,7 @@ final class Server implements AutoCloseable {
         metrics.bindSegments(segments::stats);
         Minter minter;
         try {
-            minter = Minter.open(config, DEFAULT_WORKER, config.get(Config.WORKERS), events);
+            minter = Minter.open(config, config.get(Config.WORKERS), events);
         } catch (RuntimeException e) {
             events.startFailed();
             segments.close();

@@ -48,6 +48,25 @@ class LauncherCdsIT {
     }
 
     @Test
+    void next_readsNothingFromTheJar_andSetsUpNoLogging() throws Exception {
+        // Each class not in the archive, and each lookup that misses (picocli's for Groovy),
+        // reads the directory of a 46 MB jar; java.util.logging, set up, costs tens of ms.
+        Path log = tmp.resolve("classes.txt");
+
+        Run r = run(ROOT.resolve("idmint"), "-Xshare:on -Xlog:class+load=info:file=" + log);
+
+        assertThat(r.exit()).isZero();
+        List<String> lines = Files.readAllLines(log);
+        assertThat(lines).as("classes ./idmint next loaded from the jar")
+                .filteredOn(l -> l.contains("source: file:") || l.contains("source: jar:"))
+                .isEmpty();
+        assertThat(lines).as("./idmint next opened the jar")
+                .noneMatch(l -> l.contains("jdk.internal.util.jar.JarIndex "));
+        assertThat(lines).as("./idmint next set up java.util.logging")
+                .noneMatch(l -> l.contains("java.util.logging.LogManager$RootLogger "));
+    }
+
+    @Test
     void launcher_staleBrokenOrMissingArchive_runsTheSameSilently() throws Exception {
         // A tree of its own: the archive was made for the jar at the build's path, so the same
         // archive beside a copy of the jar elsewhere is stale.

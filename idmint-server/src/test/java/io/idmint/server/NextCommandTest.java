@@ -84,6 +84,19 @@ class NextCommandTest {
     }
 
     @Test
+    void next_runAgainAndAgain_takesWorkerZeroBack() {
+        // Worker 0 by default, as serve: a fresh worker per run would use up the worker space
+        // (and fill the data directory) in a script that calls next in a loop.
+        for (int run = 0; run < 3; run++) {
+            Cli.Result r = Cli.run("next", "--data-dir", data.toString());
+
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(Layout.SNOWFLAKE.decode(Long.parseLong(r.out().trim())).workerId())
+                    .as("worker of run %d", run).isZero();
+        }
+    }
+
+    @Test
     void next_preferredWorkerAndDatacenter_areInTheIds() {
         Cli.Result r = Cli.run("next", "--datacenter", "3", "--worker", "17", "--data-dir",
                 data.toString());

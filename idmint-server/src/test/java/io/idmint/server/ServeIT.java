@@ -67,6 +67,22 @@ class ServeIT {
     }
 
     @Test
+    void firstRequests_setUpNoFlightRecorder() throws Exception {
+        // Netty's allocator emits JFR events; registering their types took ~100 ms of the first
+        // request, and 20 MB, until serve turned them off (docs/observability.md, "Start-up").
+        Path classes = tmp.resolve("classes.txt");
+        Running r = start(tmp.resolve("data"), "jfr", "-Xlog:class+load=info:file=" + classes);
+
+        assertThat(r.http.get("/health/ready").status()).isEqualTo(200);
+        assertThat(fetch(r.http, 1)).hasSize(1001);
+        assertThat(stop(r)).isZero();
+
+        // The registry of event types; asking whether JFR is there at all is cheap.
+        assertThat(Files.readAllLines(classes)).as("classes loaded by serve and two requests")
+                .noneMatch(l -> l.contains(" jdk.jfr.internal.MetadataRepository "));
+    }
+
+    @Test
     void sigterm_releasesTheWorker_andARestartContinuesWithoutDuplicates() throws Exception {
         Path data = tmp.resolve("data");
         Path state = data.resolve("workers/default/worker-0-0.state");
@@ -211,12 +227,14 @@ class ServeIT {
             Path stderr) {
     }
 
-    private Running start(Path data, String name) throws Exception {
+    private Running start(Path data, String name, String... jvmOptions) throws Exception {
         Path stderr = tmp.resolve(name + ".stderr");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-jar", jar.toString(), "serve", "--http-port", "0", "--grpc-port",
-                "0", "--bind", "127.0.0.1", "--data-dir", data.toString())
-                .redirectError(stderr.toFile()).start();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"),
+                "bin", "java").toString()));
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("-jar", jar.toString(), "serve", "--http-port", "0",
+                "--grpc-port", "0", "--bind", "127.0.0.1", "--data-dir", data.toString()));
+        Process p = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
         processes.add(p);
         BlockingQueue<String> lines = ChildProcess.stdoutLines(p, "serve");
         String banner = lines.poll(30, TimeUnit.SECONDS);
