@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The container image as scripts/build-image makes it without an engine: built twice to the
- * same bytes, unpacked from its OCI layout, and run the way an engine would run it (its own
+ * The container image as scripts/build-image makes it without an engine (on a JDK 25 runtime,
+ * which the script finds under /usr/lib/jvm): built twice to the same bytes, class-data archive
+ * included, unpacked from its OCI layout, and run the way an engine would run it (its own
  * root, read-only but the data dir, as the image's user, with its entrypoint, command and
  * environment) in a mount namespace with chroot. deploy/Dockerfile must describe the same
  * process.
@@ -136,6 +137,15 @@ class ImageIT {
         ChildProcess.Result probe = runInImage(rootfs, data, config, health);
         assertThat(probe.exitCode()).as(probe.output()).isZero();
         assertThat(probe.output()).contains("/health/ready 200 ").contains("\"state\":\"ACTIVE\"");
+
+        // The image's class-data archive maps: with -Xshare:on a JVM that cannot map it fails.
+        List<String> next = new ArrayList<>(strings(config.get("Entrypoint")));
+        assertThat(next).contains("-XX:SharedArchiveFile=/opt/idmint/lib/idmint.jsa");
+        next.add(1, "-Xshare:on");
+        next.addAll(List.of("next", "-n", "1", "--data-dir", "/tmp/next"));
+        ChildProcess.Result minted = runInImage(rootfs, data, config, next);
+        assertThat(minted.exitCode()).as(minted.output()).isZero();
+        assertThat(minted.output().trim()).as("next in the image").matches("[1-9][0-9]*");
 
         server.destroy();
         assertThat(server.waitFor(20, TimeUnit.SECONDS)).as("exit after SIGTERM").isTrue();
