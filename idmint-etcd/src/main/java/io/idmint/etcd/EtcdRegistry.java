@@ -248,16 +248,17 @@ final class EtcdRegistry implements WorkerRegistry {
                 holders.put(id, holder.isEmpty() ? "(unnamed)" : holder);
             }
         }
+        long[] leases = hwmAndLease.entrySet().stream().filter(e -> holders.containsKey(
+                e.getKey())).mapToLong(e -> e.getValue()[1]).toArray();
+        long[] ttls = store.timeToLive(leases);
+        long now = clock.millis();
         List<WorkerRecord> out = new ArrayList<>();
+        int held = 0;
         for (Map.Entry<Long, long[]> e : hwmAndLease.entrySet()) {
             int dc = (int) (e.getKey() >>> 32);
             int w = (int) (long) e.getKey();
             String holder = holders.getOrDefault(e.getKey(), "");
-            long expires = 0;
-            if (!holder.isEmpty()) {
-                long ttl = store.timeToLive(e.getValue()[1]);
-                expires = clock.millis() + Math.max(0, ttl) * 1000;
-            }
+            long expires = holder.isEmpty() ? 0 : now + Math.max(0, ttls[held++]) * 1000;
             out.add(new WorkerRecord(dc, w, e.getValue()[0], holder, expires));
         }
         out.sort(Comparator.comparingInt(WorkerRecord::datacenterId)

@@ -93,7 +93,8 @@ class EtcdRegistryIT {
         r.release(c.withToken(token), 4_000);
         assertThat(stored("owner/" + c.workerId())).isNull();
         assertThat(EtcdStore.string(stored("hwm/" + c.workerId()).getValue())).isEqualTo("4000");
-        assertThat(admin.timeToLive(owner.getLease())).as("lease revoked").isNegative();
+        assertThat(admin.timeToLive(new long[] {owner.getLease()})[0]).as("lease revoked")
+                .isNegative();
     }
 
     @Test

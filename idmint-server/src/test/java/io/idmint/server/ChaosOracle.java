@@ -46,10 +46,8 @@ final class ChaosOracle {
         }
     }
 
-    private static final int SEQUENCE_BITS = Layout.SNOWFLAKE.bits(Layout.Field.SEQUENCE);
-    private static final long SEQUENCE_MASK = (1L << SEQUENCE_BITS) - 1;
-
-    private final Layout layout = Layout.SNOWFLAKE;
+    private final Layout layout;
+    private final long sequenceMask;
     private final long aheadBoundMillis;
     private final long graceMillis;
     private final Map<String, Track> tracks = new TreeMap<>();
@@ -66,6 +64,13 @@ final class ChaosOracle {
     private int aheadViolations;
 
     ChaosOracle(long aheadBoundMillis, long graceMillis) {
+        this(Layout.SNOWFLAKE, aheadBoundMillis, graceMillis);
+    }
+
+    /** An oracle of IDs in {@code layout}. */
+    ChaosOracle(Layout layout, long aheadBoundMillis, long graceMillis) {
+        this.layout = layout;
+        this.sequenceMask = (1L << layout.bits(Layout.Field.SEQUENCE)) - 1;
         if (layout.shift(Layout.Field.SEQUENCE) != 0) {
             throw new IllegalStateException("the sequence must be the low bits: " + layout);
         }
@@ -81,8 +86,8 @@ final class ChaosOracle {
     /** A new holder (one node process); its index goes with the IDs it mints. */
     synchronized int holder(String name) {
         holders.add(name);
-        if (holders.size() > SEQUENCE_MASK) {
-            throw new IllegalStateException("more holders than " + SEQUENCE_MASK);
+        if (holders.size() > sequenceMask) {
+            throw new IllegalStateException("more holders than " + sequenceMask);
         }
         if (holders.size() > lastTick.length) {
             lastTick = Arrays.copyOf(lastTick, lastTick.length * 2);
@@ -101,7 +106,7 @@ final class ChaosOracle {
         t.ids += n;
         for (int i = 0; i < n; i++) {
             long id = ids[i];
-            long tick = (id & ~SEQUENCE_MASK) | holder;
+            long tick = (id & ~sequenceMask) | holder;
             if (tick != lastTick[holder]) {
                 lastTick[holder] = tick;
                 if (tickCount == ticks.length) {
@@ -163,12 +168,12 @@ final class ChaosOracle {
         Arrays.sort(ts);
         int shared = 0;
         for (int i = 1; i < ts.length; i++) {
-            boolean sameTick = (ts[i] & ~SEQUENCE_MASK) == (ts[i - 1] & ~SEQUENCE_MASK);
+            boolean sameTick = (ts[i] & ~sequenceMask) == (ts[i - 1] & ~sequenceMask);
             if (sameTick && ts[i] != ts[i - 1] && shared++ < 5) {
-                long id = ts[i] & ~SEQUENCE_MASK;
+                long id = ts[i] & ~sequenceMask;
                 violations.add("two holders in one millisecond of one worker: "
-                        + holders.get((int) (ts[i - 1] & SEQUENCE_MASK)) + " and "
-                        + holders.get((int) (ts[i] & SEQUENCE_MASK)) + " both issued at "
+                        + holders.get((int) (ts[i - 1] & sequenceMask)) + " and "
+                        + holders.get((int) (ts[i] & sequenceMask)) + " both issued at "
                         + timeOf(id) + " on worker " + layout.get(id, Layout.Field.DATACENTER)
                         + "/" + layout.get(id, Layout.Field.WORKER));
             }

@@ -322,8 +322,12 @@ public final class EtcdCluster implements AutoCloseable {
         return body != null && body.replace(" ", "").contains("\"health\":\"true\"");
     }
 
-    /** A gauge from a member's /metrics, or -1 when it cannot be read. */
-    private long metric(int i, String name) {
+    /**
+     * A counter or gauge from member {@code i}'s metrics endpoint (such as
+     * {@code etcd_server_proposals_committed_total}), or -1 when the member does not answer or
+     * has no such metric.
+     */
+    public long metric(int i, String name) {
         String body = get(i, "/metrics");
         return body == null ? -1 : body.lines().filter(l -> l.startsWith(name + " ")).findFirst()
                 .map(l -> (long) Double.parseDouble(l.substring(name.length() + 1).trim()))
