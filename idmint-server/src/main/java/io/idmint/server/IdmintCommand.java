@@ -47,6 +47,22 @@ final class IdmintCommand implements Runnable {
         return command.spec;
     }
 
+    /**
+     * The model of a command built without annotations ({@code next}, {@code serve}): its name
+     * and description; {@link #commandLine} finishes it once its own options are added.
+     */
+    static CommandSpec subcommand(Object command, String name, String... description) {
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command, FACTORY).name(name);
+        spec.usageMessage().sortOptions(false).description(description);
+        return spec;
+    }
+
+    /** The command line of {@code spec}: its options, the help options, then {@code keys}. */
+    static CommandLine commandLine(CommandSpec spec, java.util.List<Config.Key<?>> keys) {
+        addHelpOptions(spec);
+        return ConfigOptions.addTo(new CommandLine(spec, FACTORY), keys);
+    }
+
     /** {@code -h, --help} and {@code -V, --version}, as picocli's standard help options. */
     static void addHelpOptions(CommandSpec spec) {
         spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)

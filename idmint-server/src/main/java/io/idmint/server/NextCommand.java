@@ -45,9 +45,7 @@ final class NextCommand implements Callable<Integer> {
     /** The command with its options and the configuration keys it reads. */
     static CommandLine commandLine(Invocation invocation) {
         NextCommand command = new NextCommand(invocation);
-        CommandSpec spec = CommandSpec.wrapWithoutInspection(command, IdmintCommand.FACTORY)
-                .name("next");
-        spec.usageMessage().sortOptions(false).description(
+        CommandSpec spec = IdmintCommand.subcommand(command, "next",
                 "Prints N new IDs, one per line, minted locally.",
                 "Safe next to a running server: the registry gives this process its own worker.");
         spec.addOption(OptionSpec.builder("-n").paramLabel("N").type(long.class)
@@ -64,10 +62,8 @@ final class NextCommand implements Callable<Integer> {
                         + "objectid (24 hex digits) or flake128 (32 hex digits, needs "
                         + "flake.worker)")
                 .build());
-        IdmintCommand.addHelpOptions(spec);
         command.spec = spec;
-        return ConfigOptions.addTo(new CommandLine(spec, IdmintCommand.FACTORY),
-                Config.MINT_KEYS);
+        return IdmintCommand.commandLine(spec, Config.MINT_KEYS);
     }
 
     @Override

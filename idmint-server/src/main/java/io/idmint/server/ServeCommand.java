@@ -35,19 +35,14 @@ final class ServeCommand implements Callable<Integer> {
      */
     static CommandLine commandLine(Invocation invocation) {
         ServeCommand command = new ServeCommand(invocation);
-        CommandSpec spec = CommandSpec.wrapWithoutInspection(command, IdmintCommand.FACTORY)
-                .name("serve");
-        spec.usageMessage().sortOptions(false).description(
+        command.spec = IdmintCommand.subcommand(command, "serve",
                 "Runs the server: HTTP/JSON, gRPC, health, metrics and a status page.",
                 "Stops gracefully on SIGTERM: in-flight requests finish (up to shutdown.grace),",
                 "then the worker is released with its final high-water mark.",
                 "",
                 ONE_HOST_RULE,
                 "");
-        IdmintCommand.addHelpOptions(spec);
-        command.spec = spec;
-        return ConfigOptions.addTo(new CommandLine(spec, IdmintCommand.FACTORY),
-                Config.SERVE_KEYS);
+        return IdmintCommand.commandLine(command.spec, Config.SERVE_KEYS);
     }
 
     @Override
