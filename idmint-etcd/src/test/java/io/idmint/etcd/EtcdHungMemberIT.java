@@ -24,8 +24,12 @@ import org.junit.jupiter.api.Test;
  * A hung etcd member (SIGSTOP: its connections stay open and never answer) costs a node no
  * worker: with a 4 s store timeout and the default 2 s call timeout, a generator keeps its worker
  * and keeps issuing while the leader, or the member it talks to, is frozen for 8 s. Timings as a
- * node would run them: lease TTL 6 s, keepalive 1 s, reservation 3 s (so a renewal that fails
- * for longer than about 2 s shows up as refused IDs), store timeout 4 s.
+ * node would run them: lease TTL 10 s, keepalive 1 s, reservation 5 s (so a renewal that fails
+ * for longer than a few seconds shows up as refused IDs), store timeout 4 s. The TTL is longer
+ * than the hang on purpose: etcd before the fix of etcd-io/etcd#15247 (3.4.23 here) lets a
+ * leader that resumes after more than a TTL revoke the leases it thinks expired, though the new
+ * leader renewed them; with a 6 s TTL that cost the worker in about a third of the runs
+ * (docs/registries.md, "Hung members").
  */
 class EtcdHungMemberIT {
 
@@ -59,7 +63,7 @@ class EtcdHungMemberIT {
                 + EtcdTestStores.PREFIX, Path.of("unused"));
         toClose.add(registry);
         IdGenerator g = Snowflake.newBuilder().registry(registry).namespace(namespace)
-                .layout(Layout.SNOWFLAKE).leaseTtl(Duration.ofSeconds(6))
+                .layout(Layout.SNOWFLAKE).leaseTtl(Duration.ofSeconds(10))
                 .keepaliveInterval(Duration.ofSeconds(1)).storeTimeout(Duration.ofSeconds(4))
                 .reservationWindow(Duration.ofSeconds(5))
                 .listener(new GeneratorListener() {
