@@ -63,6 +63,7 @@ final class HwmLease implements AutoCloseable {
     private final Layout layout;
     private final long leaseBudgetMillis;
     private final FleetClock fleet;
+    private final FleetClock.Watch watch;
 
     private Claim claim;
     private volatile LeaseState state = LeaseState.ACQUIRING;
@@ -78,7 +79,7 @@ final class HwmLease implements AutoCloseable {
     private final MaintenanceLoop loop;
 
     HwmLease(GeneratorSettings settings, Issuer issuer, WorkerRegistry registry,
-            ClaimRequest request) {
+            ClaimRequest request, FleetClock fleet) {
         this.settings = settings;
         this.issuer = issuer;
         this.registry = registry;
@@ -87,7 +88,8 @@ final class HwmLease implements AutoCloseable {
         this.layout = settings.layout();
         this.leaseBudgetMillis = Math.min(request.leaseTtlMillis(), settings.storeTimeoutMillis());
         this.loop = new MaintenanceLoop(this, time, settings.periodMillis());
-        this.fleet = new FleetClock(settings, registry, request.namespace());
+        this.fleet = fleet;
+        this.watch = fleet.watch();
     }
 
     LeaseState state() {
@@ -165,7 +167,7 @@ final class HwmLease implements AutoCloseable {
             // a renewal (the runway covers several); a second in a row gives the worker up (see
             // FleetClock.whileHeld).
             FleetClock.Verdict v = state == LeaseState.ACTIVE
-                    ? fleet.whileHeld(claim.datacenterId(), claim.workerId()) : null;
+                    ? watch.whileHeld() : null;
             if (v == null) {
                 extend();
             } else if (v.repeated()
@@ -234,7 +236,7 @@ final class HwmLease implements AutoCloseable {
                     checked = true;
                     FleetClock.Verdict v;
                     try {
-                        v = fleet.beforeReserve(c.datacenterId(), c.workerId());
+                        v = watch.beforeReserve(c.datacenterId(), c.workerId());
                     } catch (RegistryException e) {
                         quietRelease(c, c.hwmMillis());
                         setState(LeaseState.ACQUIRING, e.getMessage());
@@ -315,7 +317,7 @@ final class HwmLease implements AutoCloseable {
         claim = c;
         lastAckNanos = sendNanos;
         previousWorker = c.workerId();
-        fleet.held();
+        watch.held(c.datacenterId(), c.workerId());
         issuer.install(c.datacenterId(), c.workerId(), layout.tickOf(c.hwmMillis()),
                 layout.tickOf(limit(from)));
         setState(LeaseState.ACTIVE, "holding worker " + c.workerId() + " of datacenter "
@@ -341,6 +343,7 @@ final class HwmLease implements AutoCloseable {
                         + claim.workerId() + " was lost: " + e.getMessage(),
                                 Duration.ofSeconds(1)));
                 claim = null;
+                watch.released();
                 setState(LeaseState.LOST, e.getMessage());
                 return;
             }
@@ -370,6 +373,7 @@ final class HwmLease implements AutoCloseable {
                 Duration.ofSeconds(1)));
         Claim c = claim;
         claim = null;
+        watch.released();
         setState(LeaseState.LOST, reason, why);
         quietRelease(c, finalHwm(c, last));
     }
@@ -416,6 +420,7 @@ final class HwmLease implements AutoCloseable {
             if (claim != null) {
                 Claim c = claim;
                 claim = null;
+                watch.released();
                 quietRelease(c, finalHwm(c, last));
             }
             setState(LeaseState.RELEASED, "closed; worker released");

@@ -345,8 +345,10 @@ public final class Snowflake {
                 l.spec(), dc, datacenterName != null ? datacenterName : "", l.maxWorkerId(),
                 preferred, ttl.toMillis(), holder());
         String thread = "idmint-lease-" + request.namespace() + "-dc" + dc;
+        // One fleet clock check for the node, however many workers it holds.
+        FleetClock fleet = new FleetClock(settings, registry, request.namespace());
         if (k == 1) {
-            return start(settings, request, thread, false);
+            return start(settings, request, fleet, thread, false);
         }
         SnowflakeGenerator[] stripes = new SnowflakeGenerator[k];
         int leased = 0;
@@ -354,7 +356,7 @@ public final class Snowflake {
             for (; leased < k; leased++) {
                 // The preference is the first worker's; the others take the coldest free ones.
                 stripes[leased] = start(settings, leased == 0 ? request
-                        : request.withoutPreference(), thread + "-" + leased, true);
+                        : request.withoutPreference(), fleet, thread + "-" + leased, true);
             }
         } catch (RuntimeException e) {
             for (int i = 0; i < leased; i++) {
@@ -374,8 +376,8 @@ public final class Snowflake {
 
     /** One generator on one leased worker, its first acquisition done on this thread. */
     private SnowflakeGenerator start(GeneratorSettings settings, ClaimRequest request,
-            String threadName, boolean poolFullIsFatal) {
-        SnowflakeGenerator generator = new SnowflakeGenerator(settings, registry, request);
+            FleetClock fleet, String threadName, boolean poolFullIsFatal) {
+        SnowflakeGenerator generator = new SnowflakeGenerator(settings, registry, request, fleet);
         generator.lease().acquireOrThrow(poolFullIsFatal);
         generator.lease().start(maintenance != null ? maintenance : task -> {
             Thread t = new Thread(task, threadName);

@@ -75,7 +75,7 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
 
     /** A generator that holds no worker yet: its lease's first acquisition installs one. */
     SnowflakeGenerator(GeneratorSettings settings, WorkerRegistry registry,
-            ClaimRequest request) {
+            ClaimRequest request, FleetClock fleet) {
         this.layout = settings.layout();
         this.time = settings.time();
         this.clockPolicy = settings.clockPolicy();
@@ -95,7 +95,7 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
         this.slot = new Slot(new IdUnavailableException(Reason.NO_LEASE,
                 "no worker ID held yet", Duration.ofSeconds(1)));
         // The lease only keeps this view; it calls it once acquireOrThrow() or start() runs.
-        this.lease = new HwmLease(settings, this, registry, request);
+        this.lease = new HwmLease(settings, this, registry, request, fleet);
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -245,6 +246,54 @@ class ClockChecksTest {
             assertThat(next.status().ready()).isTrue();
             assertThat(next.status().workerId()).isEqualTo(3);
         }
+    }
+
+    private StripedGenerator stripedNode(WorkerRegistry registry, TimeSource time, int workers) {
+        return (StripedGenerator) Snowflake.newBuilder().registry(registry).timeSource(time)
+                .maintenance(NO_LOOP).workers(workers).build();
+    }
+
+    /**
+     * One fleet check for a node, however many workers it holds: without a store clock a check
+     * lists the namespace, so one per worker would make a namespace of W workers cost O(W^2).
+     */
+    @Test
+    void stripedNode_readsTheFleetOnceADueCheck_notOncePerWorker() {
+        AtomicInteger reads = new AtomicInteger();
+        WorkerRegistry counted = new ForwardingRegistry(store) {
+            @Override
+            public List<WorkerRecord> heldWorkers(String namespace) throws RegistryException {
+                reads.incrementAndGet();
+                return super.heldWorkers(namespace);
+            }
+        };
+        SnowflakeGenerator b = node(new NodeClock(0).source(), c -> c);
+        SnowflakeGenerator c2 = node(new NodeClock(0).source(), c -> c);
+        StripedGenerator a = stripedNode(counted, new NodeClock(0).source(), 16);
+        assertThat(reads.get()).as("16 claims, one read").isEqualTo(1);
+        pass(60_000, a, b, c2);
+        assertThat(reads.get() - 1).as("a check of 16 workers every 10 s")
+                .isBetween(5, 60_000 / (int) FleetClock.FRESH_MILLIS);
+        assertThat(a.status().ready()).isTrue();
+        assertThat(a.status().fleetSkewMillis()).isZero();
+    }
+
+    /**
+     * A striped node's own workers are not the fleet: their HWMs come from its own clock, so
+     * counted as others they would outvote the other nodes and hide its skew.
+     */
+    @Test
+    void stripedNodeBehindTheFleet_isFlagged_itsOwnWorkersDoNotOutvoteTheOthers() throws Exception {
+        StripedGenerator a = stripedNode(store, new NodeClock(-30_000).source(), 4);
+        assertThat(a.status().ready()).as("nothing to compare with yet").isTrue();
+        SnowflakeGenerator b = node(new NodeClock(0).source(), c -> c);
+        SnowflakeGenerator c2 = node(new NodeClock(0).source(), c -> c);
+        pass(25_000, a, b, c2);
+        assertThat(a.status().ready()).isFalse();
+        assertThat(a.status().reason()).isEqualTo(Reason.CLOCK_BEHIND_FLEET);
+        assertThat(a.status().fleetSkewMillis()).isBetween(-32_000L, -28_000L);
+        assertThat(b.status().ready()).isTrue();
+        assertThat(c2.status().ready()).isTrue();
     }
 
     @Test

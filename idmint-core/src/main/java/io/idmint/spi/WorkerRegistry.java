@@ -43,10 +43,23 @@ public interface WorkerRegistry extends AutoCloseable {
     java.util.List<WorkerRecord> list(String namespace) throws RegistryException;
 
     /**
+     * The held worker IDs of a namespace with their high-water marks, for the fleet clock check
+     * (docs/design.md, "Clock checks"), which every node reads every few seconds when the store
+     * has no clock: {@link WorkerRecord#leaseExpiresMillis()} may be 0. The default filters
+     * {@link #list}; a registry whose listing pays extra reads for the expiry (etcd: one per
+     * lease) answers it without them.
+     *
+     * @throws RegistryException {@code UNAVAILABLE} when the store did not answer
+     */
+    default java.util.List<WorkerRecord> heldWorkers(String namespace) throws RegistryException {
+        return list(namespace).stream().filter(WorkerRecord::held).toList();
+    }
+
+    /**
      * The store's own clock (Unix ms), read in one round trip, for the fleet clock check
      * (docs/design.md, "Clock checks"): the caller brackets the call with its own clock. Empty
      * when the store keeps no clock it can report (etcd, {@code static:}); the check then
-     * compares with the other holders' high-water marks from {@link #list}.
+     * compares with the other holders' high-water marks from {@link #heldWorkers}.
      *
      * @throws RegistryException {@code UNAVAILABLE} when the store did not answer
      */

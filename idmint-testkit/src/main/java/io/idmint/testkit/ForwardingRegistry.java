@@ -6,6 +6,7 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * A registry that passes every call to another: a test overrides the one call it makes
@@ -38,6 +39,16 @@ public class ForwardingRegistry implements WorkerRegistry {
     @Override
     public List<WorkerRecord> list(String namespace) throws RegistryException {
         return delegate.list(namespace);
+    }
+
+    @Override
+    public List<WorkerRecord> heldWorkers(String namespace) throws RegistryException {
+        return delegate.heldWorkers(namespace);
+    }
+
+    @Override
+    public OptionalLong storeTimeMillis() throws RegistryException {
+        return delegate.storeTimeMillis();
     }
 
     @Override

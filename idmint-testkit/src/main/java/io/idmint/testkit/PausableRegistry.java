@@ -8,6 +8,7 @@ import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -116,6 +117,18 @@ public final class PausableRegistry implements WorkerRegistry {
     public List<WorkerRecord> list(String namespace) throws RegistryException {
         door();
         return delegate.list(namespace);
+    }
+
+    @Override
+    public List<WorkerRecord> heldWorkers(String namespace) throws RegistryException {
+        door();
+        return delegate.heldWorkers(namespace);
+    }
+
+    @Override
+    public OptionalLong storeTimeMillis() throws RegistryException {
+        door();
+        return delegate.storeTimeMillis();
     }
 
     /** Resumes, then closes the client. */

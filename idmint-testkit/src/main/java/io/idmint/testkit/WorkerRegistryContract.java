@@ -2,6 +2,7 @@ package io.idmint.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.idmint.Layout;
 import io.idmint.spi.Claim;
@@ -213,6 +214,28 @@ public abstract class WorkerRegistryContract {
         assertThat(two.held()).isFalse();
         assertThat(two.hwmMillis()).isEqualTo(8_000);
         assertThat(connect().list("unused" + namespace)).isEmpty();
+    }
+
+    @Test
+    void heldWorkers_areTheListsHeldOnes_withTheirHwms() throws Exception {
+        WorkerRegistry r = connect();
+        Claim one = r.claim(request(3, 1));
+        r.extend(one, 7_000);
+        Claim two = r.claim(request(3, 2));
+        r.release(two.withToken(r.extend(two, 9_000)), 8_000);
+        Claim three = r.claim(request(3, 3));
+        WorkerRegistry other = connect();
+        assertThat(other.heldWorkers(namespace))
+                .extracting(WorkerRecord::datacenterId, WorkerRecord::workerId,
+                        WorkerRecord::hwmMillis, WorkerRecord::holder)
+                .containsExactlyElementsOf(other.list(namespace).stream()
+                        .filter(WorkerRecord::held)
+                        .map(x -> tuple(x.datacenterId(), x.workerId(), x.hwmMillis(),
+                                x.holder()))
+                        .toList())
+                .contains(tuple(1, 1, 7_000L, "test/3"), tuple(1, 3, three.hwmMillis(),
+                        "test/3"));
+        assertThat(other.heldWorkers("unused" + namespace)).isEmpty();
     }
 
     @Test

@@ -339,7 +339,8 @@ class ZkLeafModeIT {
                 return gen.nextId();
             } catch (IdUnavailableException e) {
                 if (System.nanoTime() > deadline) {
-                    throw e;
+                    throw new AssertionError("no ID within 30 s; the generator: "
+                            + gen.status(), e);
                 }
                 Thread.sleep(10); // polling the condition, not waiting for time to pass
             }
