@@ -11,10 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Real etcd servers for tests: one member or a cluster, each an {@code /usr/bin/etcd} process
@@ -163,7 +161,7 @@ public final class EtcdCluster implements AutoCloseable {
         Process p = members.get(member).process;
         if (p != null) {
             p.destroyForcibly();
-            awaitExit(p);
+            LocalProcesses.awaitExit(p);
         }
     }
 
@@ -198,7 +196,7 @@ public final class EtcdCluster implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 p.destroyForcibly();
             }
-            awaitExit(p);
+            LocalProcesses.awaitExit(p);
         }
     }
 
@@ -236,7 +234,7 @@ public final class EtcdCluster implements AutoCloseable {
                     return i;
                 }
             }
-            nap();
+            LocalProcesses.nap();
         } while (System.nanoTime() < deadline);
         throw new IllegalStateException("no etcd leader within " + Durations.format(timeout)
                 + "; logs in " + dir);
@@ -254,7 +252,7 @@ public final class EtcdCluster implements AutoCloseable {
                     throw new IllegalStateException("etcd member " + i + " not healthy within "
                             + Durations.format(timeout) + "; log: " + log(i));
                 }
-                nap();
+                LocalProcesses.nap();
             }
         }
     }
@@ -268,11 +266,7 @@ public final class EtcdCluster implements AutoCloseable {
         } catch (IllegalStateException e) {
             // the JVM is shutting down; the hook kills what is left
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a temporary directory; nothing to do
-        }
+        LocalProcesses.deleteTree(dir);
     }
 
     private void launch(int i, boolean fresh) {
@@ -364,21 +358,7 @@ public final class EtcdCluster implements AutoCloseable {
                 .forEach(Process::destroyForcibly);
     }
 
-    private static void awaitExit(Process p) {
-        try {
-            p.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
-    private static void nap() {
-        try {
-            Thread.sleep(50);
-        } catch (InterruptedException e) {
-            throw interrupted(e);
-        }
-    }
 
     private static IllegalStateException interrupted(InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -7,7 +7,10 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What tests that run stores as local processes need: free ports and signals. */
+/**
+ * What tests that run stores as local processes need: free ports, signals, waiting for an exit
+ * or between polls, and deleting a data directory.
+ */
 public final class LocalProcesses {
 
     private LocalProcesses() {
@@ -55,6 +58,34 @@ public final class LocalProcesses {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Waits until {@code p} has exited; an interrupt ends the wait, kept set. */
+    public static void awaitExit(Process p) {
+        try {
+            p.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The pause between two polls of a process's state (50 ms). */
+    public static void nap() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while polling a process", e);
+        }
+    }
+
+    /** Deletes a temporary directory and everything in it, as far as it can. */
+    public static void deleteTree(java.nio.file.Path dir) {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory; nothing to do
         }
     }
 }

@@ -12,10 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * A real ZooKeeper ensemble for tests whose members are processes: each a JVM running
@@ -125,7 +123,7 @@ public final class ZkEnsemble implements AutoCloseable {
         Process p = members.get(member).process;
         if (p != null) {
             p.destroyForcibly();
-            awaitExit(p);
+            LocalProcesses.awaitExit(p);
         }
     }
 
@@ -159,7 +157,7 @@ public final class ZkEnsemble implements AutoCloseable {
                     return i;
                 }
             }
-            nap();
+            LocalProcesses.nap();
         } while (System.nanoTime() < deadline);
         throw new IllegalStateException("no ZooKeeper leader within "
                 + Durations.format(timeout) + "; logs in " + dir);
@@ -178,7 +176,7 @@ public final class ZkEnsemble implements AutoCloseable {
                     throw new IllegalStateException("ZooKeeper member " + i + " not serving "
                             + "within " + Durations.format(timeout) + "; log: " + log(i));
                 }
-                nap();
+                LocalProcesses.nap();
             }
         }
     }
@@ -212,11 +210,7 @@ public final class ZkEnsemble implements AutoCloseable {
         } catch (IllegalStateException e) {
             // the JVM is shutting down; the hook kills what is left
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a temporary directory; nothing to do
-        }
+        LocalProcesses.deleteTree(dir);
     }
 
     private void killAll() {
@@ -252,22 +246,7 @@ public final class ZkEnsemble implements AutoCloseable {
         }
     }
 
-    private static void awaitExit(Process p) {
-        try {
-            p.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
-    private static void nap() {
-        try {
-            Thread.sleep(50);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for ZooKeeper", e);
-        }
-    }
 
     @Override
     public String toString() {
