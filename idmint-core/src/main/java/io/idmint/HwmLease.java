@@ -189,11 +189,12 @@ final class HwmLease implements AutoCloseable {
      * {@code clock.max-skew}. Under {@link ClockPolicy#FAIL} the clock must not be behind by
      * more than the wait: behind this generator's own last ID (after a clock fault), or behind
      * the claimed worker's HWM. The preference (this lease's previous worker, else the
-     * configured one) yields when its HWM is ahead: it is held while the coldest free worker is
-     * claimed, so that the coldest is another, then released unchanged. The node waits when the
-     * coldest is ahead too, or when, with nothing in the fleet to compare with, the preferred
-     * worker is further ahead than a reservation window: then this clock may be what is wrong
-     * (guarantee 2: pause rather than guess).
+     * configured one) yields when its HWM is ahead: it is held while another free worker is
+     * claimed (so that the claim cannot return it), then released unchanged. The node waits when
+     * that one is ahead too (the registry gives one behind the clock when there is one), or
+     * when, with nothing in the fleet to compare with, the preferred worker is further ahead
+     * than a reservation window: then this clock may be what is wrong (guarantee 2: pause rather
+     * than guess).
      */
     private RegistryException acquire(boolean poolFullIsFatal) {
         boolean fail = settings.clockPolicy() == ClockPolicy.FAIL;

@@ -107,8 +107,9 @@ public final class Snowflake {
     }
 
     /**
-     * The worker ID to take when it is free; default none (the registry picks the coldest free
-     * one). It still goes through the registry's claim, so it is never shared.
+     * The worker ID to take when it is free; default none (the registry picks the lowest free one
+     * not ahead of the clock, see {@link io.idmint.spi.WorkerRegistry#claim}). It still goes
+     * through the registry's claim, so it is never shared.
      */
     public Snowflake preferredWorkerId(int workerId) {
         requireUnset(this.workerId, "preferredWorkerId");
@@ -354,7 +355,8 @@ public final class Snowflake {
         int leased = 0;
         try {
             for (; leased < k; leased++) {
-                // The preference is the first worker's; the others take the coldest free ones.
+                // The preference is the first worker's; the others take free ones in the
+                // registry's order.
                 stripes[leased] = start(settings, leased == 0 ? request
                         : request.withoutPreference(), fleet, thread + "-" + leased, true);
             }

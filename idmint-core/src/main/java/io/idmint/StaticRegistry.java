@@ -163,8 +163,9 @@ final class StaticRegistry implements WorkerRegistry {
     }
 
     /**
-     * The preferred worker, then the coldest: never-used ones (HWM 0) by ID, then used ones by
-     * ascending HWM. At most 64 fresh IDs are listed, so a pool of millions costs nothing.
+     * The preferred worker; then, by ID, the free ones whose HWM is not ahead of this host's
+     * clock, never-used ones (HWM 0) among them; then the rest by ascending HWM (the coldest
+     * first). At most 64 never-used IDs are listed, so a pool of millions costs nothing.
      */
     private Iterable<Integer> candidates(Path dir, ClaimRequest request) throws RegistryException {
         int dc = request.datacenterId();
@@ -189,18 +190,20 @@ final class StaticRegistry implements WorkerRegistry {
         if (preferred >= 0) {
             order.add(preferred);
         }
+        long now = System.currentTimeMillis();
         int max = request.maxWorkerId();
         int fresh = 0;
         for (int w = 0; w <= max && fresh < 64; w++) {
-            // Fresh IDs first: HWM 0 is the coldest. A few suffice, as only processes racing
-            // this one for the same directory can take them.
-            if (!used.containsKey(w) && w != preferred) {
+            // Locked ones are skipped by the caller; a few fresh IDs suffice, as only processes
+            // racing this one for the same directory can take them.
+            if (w != preferred && used.getOrDefault(w, 0L) <= now) {
                 order.add(w);
-                fresh++;
+                fresh += used.containsKey(w) ? 0 : 1;
             }
         }
-        used.entrySet().stream().sorted(Map.Entry.comparingByValue())
-                .map(Map.Entry::getKey).filter(w -> w != preferred).forEach(order::add);
+        used.entrySet().stream().filter(e -> e.getValue() > now)
+                .sorted(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .filter(w -> w != preferred).forEach(order::add);
         return order;
     }
 

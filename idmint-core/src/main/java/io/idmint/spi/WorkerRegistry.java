@@ -8,8 +8,11 @@ package io.idmint.spi;
 public interface WorkerRegistry extends AutoCloseable {
 
     /**
-     * Atomically takes a free worker ID (the preferred one when free, else the coldest: lowest
-     * HWM), binds it to a liveness lease, and reads its HWM in the same step.
+     * Atomically takes a free worker ID, binds it to a liveness lease, and reads its HWM in the
+     * same step. Which one: the preferred one when free; else the lowest free ID whose HWM is
+     * not ahead of the clock (a never-used ID counts as HWM 0), so that a fleet that restarts
+     * keeps reusing a compact set of IDs; else, when every free one is ahead, the coldest (lowest
+     * HWM). The clock is the store's where the registry reads it in the claim, else this node's.
      *
      * @throws RegistryException {@code POOL_FULL} when every ID is held, {@code CONFLICT} when
      *     the stored layout or datacenter differs, {@code UNAVAILABLE} when the store did not

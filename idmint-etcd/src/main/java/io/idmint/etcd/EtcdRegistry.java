@@ -41,6 +41,17 @@ import java.util.function.Function;
  *       revoke the lease.
  * </ul>
  *
+ * A release whose outcome is unknown (etcd did not answer) leaves the owner key on a lease that
+ * etcd keeps until its TTL, and restores with a fresh TTL when it restarts after an outage. This
+ * client remembers such an <em>abandoned</em> claim, and a later claim through it may take that
+ * worker again at once: its {@code Txn} compares the owner key's {@code mod_revision} with the
+ * abandoned key's instead of requiring the key absent, and moves the key to the new lease. The
+ * abandoned claim issues nothing (its caller gave it up before releasing), nobody else could claim
+ * the worker while the key stood, and the HWM comparison is the same as for a free worker, so the
+ * new claim starts above every reservation as any claim does (docs/registries.md, "etcd: the
+ * worker after a whole-store outage").
+ *
+ *
  * A node whose lease expired while another node claimed the worker fails both comparisons, so it
  * can never lower or overwrite the HWM the new holder started above.
  */
@@ -71,12 +82,19 @@ final class EtcdRegistry implements WorkerRegistry {
         Held inDoubt(long tokenSent) {
             return new Held(lease, ownerRevision, token, hwm, tokenSent);
         }
+
+        /** Whether both are of one claim: a key taken over keeps its create_revision. */
+        boolean sameClaim(Held other) {
+            return lease == other.lease && ownerRevision == other.ownerRevision;
+        }
     }
 
     private final EtcdStore store;
     private final EtcdKeys keys;
     private final Clock clock;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
+    /** Claims given up while etcd did not answer, whose owner keys may stand: by owner key. */
+    private final Map<String, Held> abandoned = new ConcurrentHashMap<>();
 
     EtcdRegistry(EtcdStore store, String prefix, Clock clock) {
         this.store = store;
@@ -100,8 +118,10 @@ final class EtcdRegistry implements WorkerRegistry {
         try {
             for (int attempt = 1; ; attempt++) {
                 String base = keys.datacenter(ns, r.datacenterId());
-                WorkerPool pool = new WorkerPool(base, store.getPrefix(base).getKvs());
-                int w = pool.choose(r.maxWorkerId(), r.preferredWorkerId());
+                WorkerPool pool = new WorkerPool(base, store.getPrefix(base).getKvs(),
+                        this::abandonedHere);
+                abandoned.keySet().removeIf(k -> k.startsWith(base) && !pool.retakes(k));
+                int w = pool.choose(r.maxWorkerId(), r.preferredWorkerId(), clock.millis());
                 if (w < 0) {
                     throw new RegistryException(Kind.POOL_FULL, "all " + (r.maxWorkerId() + 1)
                             + " worker IDs of datacenter " + r.datacenterId() + " in namespace "
@@ -116,6 +136,7 @@ final class EtcdRegistry implements WorkerRegistry {
                 long hwm = pool.hwm(w);
                 String hwmKey = keys.hwm(ns, r.datacenterId(), w);
                 String ownerKey = keys.owner(ns, r.datacenterId(), w);
+                KeyValue left = pool.abandonedOwner(w);
                 Cmp hwmUnchanged = stored == null
                         ? new Cmp(bytes(hwmKey), Cmp.Op.EQUAL, CmpTarget.createRevision(0))
                         : new Cmp(bytes(hwmKey), Cmp.Op.EQUAL,
@@ -123,7 +144,10 @@ final class EtcdRegistry implements WorkerRegistry {
                 // Sent again when an attempt's outcome is unknown: if that attempt committed,
                 // the owner key is on this claim's lease, and the claim is won with it.
                 TxnResponse t = store.txn("claim of worker " + w, new Cmp[] {
-                    new Cmp(bytes(ownerKey), Cmp.Op.EQUAL, CmpTarget.createRevision(0)),
+                    left == null
+                            ? new Cmp(bytes(ownerKey), Cmp.Op.EQUAL, CmpTarget.createRevision(0))
+                            : new Cmp(bytes(ownerKey), Cmp.Op.EQUAL,
+                                    CmpTarget.modRevision(left.getModRevision())),
                     hwmUnchanged,
                 }, new Op[] {
                     // Rewriting the same HWM moves its mod_revision: the claim fences every
@@ -131,14 +155,21 @@ final class EtcdRegistry implements WorkerRegistry {
                     Op.put(bytes(hwmKey), bytes(Long.toString(hwm)), PutOption.DEFAULT),
                     Op.put(bytes(ownerKey), bytes(r.holder()),
                             PutOption.builder().withLeaseId(lease).build()),
-                }, new Op[] {Op.get(bytes(ownerKey), GetOption.DEFAULT)}, EtcdStore.RESEND);
+                }, new Op[] {Op.get(bytes(ownerKey), GetOption.DEFAULT),
+                    Op.get(bytes(hwmKey), GetOption.DEFAULT)}, EtcdStore.RESEND);
                 KeyValue owner = t.isSucceeded() ? null : first(t, 0);
-                long token = t.isSucceeded() ? t.getHeader().getRevision()
-                        : owner != null && owner.getLease() == lease ? owner.getCreateRevision()
-                        : 0;
-                if (token != 0) {
-                    held.put(hwmKey, new Held(lease, token, token, hwm, 0));
+                if (t.isSucceeded() || owner != null && owner.getLease() == lease) {
+                    // Taking an abandoned key over keeps its create_revision; the token is
+                    // the HWM key's mod_revision either way.
+                    long token = t.isSucceeded() ? t.getHeader().getRevision()
+                            : first(t, 1).getModRevision();
+                    long ownerRevision = owner != null ? owner.getCreateRevision()
+                            : left != null ? left.getCreateRevision() : token;
+                    held.put(hwmKey, new Held(lease, ownerRevision, token, hwm, 0));
                     won = true;
+                    if (left != null && abandoned.remove(ownerKey) != null) {
+                        store.revokeQuietly(left.getLease()); // holds nothing any more
+                    }
                     return new Claim(ns, r.datacenterId(), w, token, hwm, ttlSeconds * 1000);
                 }
                 if (attempt == MAX_CLAIM_ATTEMPTS) {
@@ -217,12 +248,15 @@ final class EtcdRegistry implements WorkerRegistry {
             if (e.kind() == Kind.UNAVAILABLE && h.ours()) {
                 // Outcome unknown. Dropping the lease frees the worker either way; the HWM is
                 // then the final one or the last reservation, both at least every issued time.
+                // When etcd is down the revoke fails too: the key may stand until the TTL,
+                // and a claim of this client may take it over (see the class comment).
+                abandoned.put(keys.owner(c), h);
                 store.revokeQuietly(h.lease());
             }
             throw e;
         } finally {
             held.computeIfPresent(keys.hwm(c), (k, cur) ->
-                    cur.ownerRevision() == h.ownerRevision() ? null : cur);
+                    cur.sameClaim(h) ? null : cur);
         }
         // The owner key is gone; the lease holds nothing now.
         store.revokeQuietly(h.lease());
@@ -325,7 +359,7 @@ final class EtcdRegistry implements WorkerRegistry {
         Op[] otherwise = {Op.get(bytes(hwmKey), GetOption.DEFAULT),
             Op.get(bytes(ownerKey), GetOption.DEFAULT)};
         Runnable inDoubt = () -> held.computeIfPresent(hwmKey, (k, cur) ->
-                cur.ownerRevision() == h.ownerRevision() ? cur.inDoubt(c.token()) : cur);
+                cur.sameClaim(h) ? cur.inDoubt(c.token()) : cur);
         try {
             // An extend is sent again when an attempt's outcome is unknown, after marking it
             // in doubt: the re-sent Txn either commits the same write, or fails the comparison
@@ -348,9 +382,16 @@ final class EtcdRegistry implements WorkerRegistry {
     private KeyValue recoverable(Claim c, Held h, TxnResponse failed) {
         Held now = held.get(keys.hwm(c));
         KeyValue hwm = first(failed, 0);
-        boolean inDoubt = now != null && now.ownerRevision() == h.ownerRevision()
+        boolean inDoubt = now != null && now.sameClaim(h)
                 && now.inDoubtToken() == c.token();
         return inDoubt && hwm != null && ownedBy(h, owner(failed)) ? hwm : null;
+    }
+
+    /** Whether {@code owner} is the key of a claim this client abandoned, as it left it. */
+    private boolean abandonedHere(KeyValue owner) {
+        Held h = abandoned.get(string(owner.getKey()));
+        return h != null && h.lease() == owner.getLease()
+                && h.ownerRevision() == owner.getCreateRevision();
     }
 
     private static boolean ownedBy(Held h, KeyValue owner) {

@@ -229,6 +229,7 @@ class EtcdGeneratorIT {
         IdGenerator g = generator(registry(), Layout.SNOWFLAKE, Duration.ofSeconds(1));
         Minter ids = minter(g, "outage");
         Poll.until(Duration.ofSeconds(5), "it mints", () -> ids.count() > 100);
+        int worker = g.status().workerId();
 
         etcd.stopAll();
         // The runway is at most the 1 s reservation past the last acknowledged renewal, which
@@ -242,11 +243,19 @@ class EtcdGeneratorIT {
                         || g.status().state() == LeaseState.ACQUIRING);
         assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class);
         int before = ids.count();
+        // Longer than the etcd call timeout (2 s): the release and the lease revoke sent when the
+        // worker was given up have failed for good, as in any outage longer than that.
+        Thread.sleep(3_000);
 
         etcd.restartAll();
         Duration toReady = Poll.until(Duration.ofSeconds(30), "READY again after etcd is back",
                 () -> g.status().ready());
         Poll.until(Duration.ofSeconds(5), "it mints again", () -> ids.count() > before + 100);
+        // Its release went unanswered, so its owner key came back with etcd for another TTL:
+        // the node takes it over rather than a fresh worker (docs/registries.md, "etcd: the
+        // worker after a whole-store outage").
+        assertThat(g.status().workerId()).as("the worker held before the outage")
+                .isEqualTo(worker);
         ids.close();
         long[] all = ids.ids();
         IdOracle.assertStrictlyIncreasing(all);

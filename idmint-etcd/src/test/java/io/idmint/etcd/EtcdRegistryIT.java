@@ -165,6 +165,49 @@ class EtcdRegistryIT {
     }
 
     @Test
+    void releaseUnanswered_thisClientTakesTheWorkerOverAtOnce_noOtherClientCan()
+            throws Exception {
+        WorkerRegistry a = WorkerRegistries.open(EtcdTestStores.uri(etcd, "1s"), Path.of("."));
+        opened.add(a);
+        WorkerRegistry b = connect();
+        Claim c = a.claim(request(3, 30_000));
+        Claim reserved = c.withToken(a.extend(c, 5_000));
+        long oldLease = stored("owner/" + c.workerId()).getLease();
+
+        // etcd is down when the node gives the worker up: the release cannot be answered, and
+        // the owner key comes back with etcd, on its lease, for another TTL.
+        etcd.stopAll();
+        assertThatThrownBy(() -> a.release(reserved, 5_000)).isInstanceOf(RegistryException.class)
+                .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.UNAVAILABLE);
+        etcd.restartAll();
+        assertThat(stored("owner/" + c.workerId()).getLease()).isEqualTo(oldLease);
+
+        ClaimRequest preferIt = new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, "", 3,
+                c.workerId(), 30_000, "it/again");
+        Claim other = b.claim(preferIt);
+        assertThat(other.workerId()).as("another client waits for the key's TTL")
+                .isNotEqualTo(c.workerId());
+
+        Claim again = a.claim(preferIt);
+        assertThat(again.workerId()).isEqualTo(c.workerId());
+        assertThat(again.hwmMillis()).as("above the reservation").isEqualTo(5_000);
+        KeyValue owner = stored("owner/" + c.workerId());
+        assertThat(owner.getLease()).isNotEqualTo(oldLease);
+        assertThat(EtcdStore.string(owner.getValue())).isEqualTo("it/again");
+        assertThat(stored("hwm/" + c.workerId()).getModRevision()).isEqualTo(again.token());
+        assertThat(admin.timeToLive(new long[] {oldLease})[0]).as("old lease revoked")
+                .isNegative();
+        assertLost(() -> a.extend(reserved, 9_000));
+        assertLost(() -> a.release(reserved, 9_000));
+
+        // The new claim works as any: extend, release, and the worker is free to all.
+        Claim held = again.withToken(a.extend(again, 7_000));
+        a.release(held, 7_000);
+        assertThat(stored("owner/" + c.workerId())).isNull();
+        assertThat(b.claim(preferIt).workerId()).isEqualTo(c.workerId());
+    }
+
+    @Test
     void unreachableStore_isUnavailable_withinTheTimeout() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * The claim step: checks the namespace's layout and the datacenter's name, then takes the
- * preferred worker when free, else the coldest free one (a never-used ID counts as HWM 0), with
- * one conditional UPDATE per candidate. Losing a race just moves on to the next candidate.
+ * preferred worker when free, else the lowest free one whose HWM is not ahead of the database's
+ * clock (a never-used ID counts as HWM 0), else the coldest, with one conditional UPDATE per
+ * candidate. Losing a race just moves on to the next candidate.
  */
 final class Claimer {
 
@@ -58,11 +59,15 @@ final class Claimer {
                 + "first, " + ROUNDS + " times in a row; retrying later");
     }
 
-    /** A free worker, or a never-used one (no row yet, HWM 0). */
-    private record Candidate(int workerId, long hwm, long generation, boolean unused) {
+    /** A free worker, or a never-used one (no row yet, HWM 0); settled: HWM not ahead. */
+    private record Candidate(int workerId, long hwm, long generation, boolean unused,
+            boolean settled) {
     }
 
-    /** The preferred worker when free, then the coldest free ones, never-used counting as 0. */
+    /**
+     * The preferred worker when free; then the free ones whose HWM is not ahead of the clock by
+     * ID, never-used ones counting as 0; then the coldest.
+     */
     private List<Candidate> candidates(Connection c, ClaimRequest r) throws SQLException {
         List<Candidate> out = new ArrayList<>();
         int preferred = r.preferredWorkerId();
@@ -71,9 +76,10 @@ final class Claimer {
                 WorkerSql.bindKey(ps, 1, r.namespace(), r.datacenterId(), preferred);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
-                        out.add(new Candidate(preferred, 0, 0, true));
+                        out.add(new Candidate(preferred, 0, 0, true, true));
                     } else if (rs.getInt(3) == 1) {
-                        out.add(new Candidate(preferred, rs.getLong(1), rs.getLong(2), false));
+                        out.add(new Candidate(preferred, rs.getLong(1), rs.getLong(2), false,
+                                true));
                     }
                 }
             }
@@ -89,7 +95,7 @@ final class Claimer {
                 if (rs.next()) {
                     int w = rs.getInt(1);
                     if (!rs.wasNull() && w != preferred) {
-                        rest.add(new Candidate(w, 0, 0, true));
+                        rest.add(new Candidate(w, 0, 0, true, true));
                     }
                 }
             }
@@ -103,12 +109,15 @@ final class Claimer {
                 while (rs.next()) {
                     int w = rs.getInt(1);
                     if (w != preferred) {
-                        rest.add(new Candidate(w, rs.getLong(2), rs.getLong(3), false));
+                        rest.add(new Candidate(w, rs.getLong(2), rs.getLong(3), false,
+                                rs.getInt(4) == 1));
                     }
                 }
             }
         }
-        rest.sort(Comparator.comparingLong(Candidate::hwm).thenComparingInt(Candidate::workerId));
+        rest.sort(Comparator.comparing((Candidate k) -> !k.settled())
+                .thenComparingLong(k -> k.settled() ? k.workerId() : k.hwm())
+                .thenComparingInt(Candidate::workerId));
         out.addAll(rest);
         return out;
     }

@@ -22,7 +22,10 @@ final class WorkerSql {
     final String insertWorker;
     /** One worker: hwm, generation, free (1/0). */
     final String selectWorker;
-    /** Free workers of a datacenter up to a maximum ID, coldest first (hwm, generation). */
+    /**
+     * Free workers of a datacenter up to a maximum ID (hwm, generation, 1 when the HWM is not
+     * ahead of the server's clock): those by ID first, then the rest coldest first.
+     */
     final String selectFree;
     /** The lowest worker ID in 0..max that has no row yet, or NULL. */
     final String selectLowestUnused;
@@ -51,9 +54,12 @@ final class WorkerSql {
                 new String[] {"VARCHAR(64)", "INTEGER", "INTEGER"}, 3);
         selectWorker = "SELECT hwm, generation, CASE WHEN " + free + " THEN 1 ELSE 0 END"
                 + " FROM idmint_worker WHERE " + KEY;
-        selectFree = "SELECT worker_id, hwm, generation FROM idmint_worker"
+        String settled = "hwm <= " + d.epochMillis(now);
+        selectFree = "SELECT worker_id, hwm, generation, CASE WHEN " + settled + " THEN 1 ELSE 0"
+                + " END FROM idmint_worker"
                 + " WHERE namespace = ? AND datacenter_id = ? AND worker_id <= ? AND " + free
-                + " ORDER BY hwm, worker_id LIMIT ?";
+                + " ORDER BY CASE WHEN " + settled + " THEN 0 ELSE 1 END, CASE WHEN " + settled
+                + " THEN worker_id ELSE hwm END, worker_id LIMIT ?";
         selectLowestUnused = "SELECT MIN(c.w) FROM (SELECT 0 AS w UNION ALL"
                 + " SELECT worker_id + 1 FROM idmint_worker"
                 + " WHERE namespace = ? AND datacenter_id = ? AND worker_id < ?) c"

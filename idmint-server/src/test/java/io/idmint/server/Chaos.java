@@ -22,9 +22,12 @@ import java.util.function.Consumer;
  */
 final class Chaos {
 
-    /** What a run does; {@link #fromSystemProperties} reads {@code chaos.*}. */
+    /**
+     * What a run does; {@link #fromSystemProperties} reads {@code chaos.*}. {@code faults}: the
+     * fault kinds to do, empty for every kind the store supports.
+     */
     record Settings(String store, double minutes, long seed, int nodes, long aheadBoundMillis,
-            long graceMillis, int count, long intervalMillis) {
+            long graceMillis, int count, long intervalMillis, List<Kind> faults) {
 
         static Settings fromSystemProperties(double defaultMinutes) {
             String seed = System.getProperty("chaos.seed", "");
@@ -35,7 +38,26 @@ final class Chaos {
                     Long.getLong("chaos.ahead-bound-ms", 5_000),
                     Long.getLong("chaos.grace-ms", 5_000),
                     Integer.getInteger("chaos.count", 100),
-                    Long.getLong("chaos.interval-ms", 20));
+                    Long.getLong("chaos.interval-ms", 20),
+                    faults(System.getProperty("chaos.faults", "")));
+        }
+
+        /** Fault kinds by name, comma-separated, any case; "" for all. */
+        static List<Kind> faults(String names) {
+            List<Kind> out = new ArrayList<>();
+            for (String n : names.split(",")) {
+                if (n.isBlank()) {
+                    continue;
+                }
+                try {
+                    out.add(Kind.valueOf(n.trim().toUpperCase(java.util.Locale.ROOT)
+                            .replace('-', '_')));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("chaos.faults: '" + n.trim() + "' is no "
+                            + "fault kind; the kinds are " + List.of(Kind.values()), e);
+                }
+            }
+            return out;
         }
     }
 
@@ -78,7 +100,8 @@ final class Chaos {
     /** Runs the whole thing; {@link #report} and {@link ChaosOracle#check} tell the outcome. */
     void run() throws Exception {
         log.accept("chaos: store " + settings.store() + ", seed " + settings.seed() + ", "
-                + settings.nodes() + " nodes, " + settings.minutes() + " min (replay with "
+                + settings.nodes() + " nodes, " + settings.minutes() + " min, faults "
+                + (settings.faults().isEmpty() ? "all" : settings.faults()) + " (replay with "
                 + "-Dchaos.seed=" + settings.seed() + ")");
         try (ChaosStore store = ChaosStore.start(settings.store(), dir);
                 IdmintProcesses procs = new IdmintProcesses(dir)) {
@@ -161,7 +184,17 @@ final class Chaos {
 
     private void nemesis(ChaosStore store, IdmintProcesses procs, List<String> args,
             long deadline) throws Exception {
-        Plan plan = new Plan(settings.seed(), kinds(store.faults()), nodes.size());
+        List<Kind> kinds = new ArrayList<>(kinds(store.faults()));
+        if (!settings.faults().isEmpty()) {
+            List<Kind> unsupported = new ArrayList<>(settings.faults());
+            unsupported.removeAll(kinds);
+            if (!unsupported.isEmpty()) {
+                throw new IllegalArgumentException("chaos.faults: store " + settings.store()
+                        + " cannot do " + unsupported + "; it does " + kinds);
+            }
+            kinds.retainAll(settings.faults());
+        }
+        Plan plan = new Plan(settings.seed(), kinds, nodes.size());
         while (true) {
             Step step = plan.next();
             Kind kind = step.kind();

@@ -1,6 +1,7 @@
 package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.server.Chaos.Kind;
 import io.idmint.server.Chaos.Plan;
@@ -52,5 +53,15 @@ class ChaosPlanTest {
                 Kind.MEMBER_KILL, Kind.MEMBER_STOP).contains(Kind.STORE_OUTAGE);
         assertThat(Chaos.kinds(List.of(ChaosStore.Fault.MEMBER_KILL, ChaosStore.Fault.OUTAGE)))
                 .contains(Kind.MEMBER_KILL).doesNotContain(Kind.MEMBER_STOP);
+    }
+
+    @Test
+    void faults_byName_anyCase_andAnUnknownNameIsRefusedWithTheKinds() {
+        assertThat(Chaos.Settings.faults("")).isEmpty();
+        assertThat(Chaos.Settings.faults("store_outage, Member-Kill,clock_back"))
+                .containsExactly(Kind.STORE_OUTAGE, Kind.MEMBER_KILL, Kind.CLOCK_BACK);
+        assertThatThrownBy(() -> Chaos.Settings.faults("outage"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'outage'").hasMessageContaining("STORE_OUTAGE");
     }
 }

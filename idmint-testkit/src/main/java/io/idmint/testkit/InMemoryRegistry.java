@@ -68,7 +68,11 @@ public final class InMemoryRegistry implements WorkerRegistry {
             }
         }
         long now = time.nanoTime();
+        long nowMillis = time.currentTimeMillis();
+        // The preferred worker when free, else the lowest free one not ahead of the clock, else
+        // the coldest (WorkerRegistry.claim).
         int best = -1;
+        boolean settled = false;
         for (int w = 0; w <= request.maxWorkerId(); w++) {
             Entry e = entries.get(key(request.namespace(), request.datacenterId(), w));
             boolean free = e == null || e.leaseUntilNanos < now;
@@ -79,8 +83,10 @@ public final class InMemoryRegistry implements WorkerRegistry {
                 best = w;
                 break;
             }
-            if (best < 0 || hwmOf(request, w) < hwmOf(request, best)) {
+            if (!settled && (hwmOf(request, w) <= nowMillis || best < 0
+                    || hwmOf(request, w) < hwmOf(request, best))) {
                 best = w;
+                settled = hwmOf(request, w) <= nowMillis;
             }
         }
         if (best < 0) {

@@ -159,14 +159,33 @@ public abstract class WorkerRegistryContract {
                 .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.LEASE_LOST);
     }
 
+    /** The clock the registry under test compares HWMs with; this host's by default. */
+    protected long clockMillis() {
+        return System.currentTimeMillis();
+    }
+
+    /**
+     * Without a free preferred worker: the lowest free ID whose HWM is not ahead of the clock
+     * (never-used ones count as 0), so a fleet that restarts reuses a compact set of IDs; only
+     * when every free one is ahead, the coldest.
+     */
     @Test
-    void claim_prefersColdestFreeWorker() throws Exception {
+    void claim_takesTheLowestFreeWorkerBehindTheClock_elseTheColdest() throws Exception {
         WorkerRegistry a = connect();
-        for (int w = 0; w <= 2; w++) {
-            Claim c = a.claim(request(2, w));
-            a.release(c.withToken(a.extend(c, 10_000 * (3 - w))), 10_000 * (3 - w));
+        long now = clockMillis();
+        long[] hwm = {now + 600_000, now - 1_000, now + 300_000, 10_000};
+        for (int w = 0; w < hwm.length; w++) {
+            Claim c = a.claim(request(4, w));
+            a.release(c.withToken(a.extend(c, hwm[w])), hwm[w]);
         }
-        assertThat(connect().claim(request(2, -1)).workerId()).isEqualTo(2);
+        WorkerRegistry b = connect();
+        assertThat(b.claim(request(4, -1)).workerId()).as("lowest behind the clock, not the "
+                + "coldest").isEqualTo(1);
+        assertThat(b.claim(request(4, -1)).workerId()).isEqualTo(3);
+        assertThat(b.claim(request(4, -1)).workerId()).as("never used: HWM 0").isEqualTo(4);
+        assertThat(b.claim(request(4, -1)).workerId()).as("all free ones ahead: the coldest")
+                .isEqualTo(2);
+        assertThat(b.claim(request(4, -1)).workerId()).isEqualTo(0);
     }
 
     @Test

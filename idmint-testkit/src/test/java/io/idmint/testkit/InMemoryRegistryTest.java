@@ -16,6 +16,11 @@ class InMemoryRegistryTest extends WorkerRegistryContract {
     }
 
     @Override
+    protected long clockMillis() {
+        return time.currentTimeMillis();
+    }
+
+    @Override
     protected Claim awaitClaim(ClaimRequest request) throws Exception {
         time.advance(Duration.ofMillis(request.leaseTtlMillis() + 1));
         return super.awaitClaim(request);

@@ -16,8 +16,8 @@ import org.apache.curator.framework.CuratorFramework;
 
 /**
  * The worker pool as {@link ZkRegistry} reads it, without writing: which worker IDs have an owner
- * or an HWM znode, the order a claim tries free ones in (the preferred worker, never-used ones,
- * then the coldest HWM), and the listing for operators.
+ * or an HWM znode, the order a claim tries free ones in (see {@link #choices}), and the listing
+ * for operators.
  */
 final class ZkPool {
 
@@ -36,39 +36,54 @@ final class ZkPool {
         this.nodes = nodes;
     }
 
-    /** The preferred worker if free, then up to {@link #MAX_FRESH} + 1 never-used ones. */
-    static List<Integer> firstChoices(ClaimRequest req, Set<Integer> owned,
-            Set<Integer> stored) {
-        List<Integer> first = new ArrayList<>();
-        int preferred = req.preferredWorkerId();
-        if (preferred >= 0 && !owned.contains(preferred)) {
-            first.add(preferred);
-        }
-        for (int w = 0; w <= req.maxWorkerId() && first.size() <= MAX_FRESH; w++) {
-            if (w != preferred && !owned.contains(w) && !stored.contains(w)) {
-                first.add(w);
-            }
-        }
-        return first;
+    /** The order a claim tries free workers in: {@code first} by ID, then {@code rest}. */
+    record Choices(List<Integer> first, List<Stored> rest) {
     }
 
-    /** The free workers with an HWM not among {@code first}, coldest (lowest HWM) first. */
-    List<Stored> coldest(CuratorFramework c, String ns, int dc, Set<Integer> stored,
-            Set<Integer> owned, List<Integer> first) throws RegistryException {
+    /**
+     * The preferred worker if free; then, by ID, the free ones whose HWM is at most
+     * {@code nowMillis}, with up to {@link #MAX_FRESH} + 1 never-used ones (HWM 0) among them;
+     * then the rest, coldest (lowest HWM) first. One read of the free workers' HWMs.
+     */
+    Choices choices(CuratorFramework c, ClaimRequest req, Set<Integer> owned,
+            Set<Integer> stored, long nowMillis) throws RegistryException {
+        String ns = req.namespace();
+        int dc = req.datacenterId();
+        int preferred = req.preferredWorkerId();
         List<String> paths = new ArrayList<>();
         for (int w : stored) {
-            if (!owned.contains(w) && !first.contains(w)) {
+            if (!owned.contains(w) && w != preferred) {
                 paths.add(nodes.hwm(ns, dc, w));
             }
         }
-        List<Stored> coldest = new ArrayList<>();
+        Map<Integer, Stored> free = new TreeMap<>();
         for (Map.Entry<String, Node> e : zk.readAll(c, paths).entrySet()) {
             String path = e.getKey();
-            coldest.add(new Stored(ZkNodes.decodeHwm(path, e.getValue().data()),
-                    Integer.parseInt(path.substring(path.lastIndexOf('/') + 1)), e.getValue()));
+            int w = Integer.parseInt(path.substring(path.lastIndexOf('/') + 1));
+            free.put(w, new Stored(ZkNodes.decodeHwm(path, e.getValue().data()), w,
+                    e.getValue()));
         }
-        coldest.sort(Comparator.comparingLong(Stored::hwm).thenComparingInt(Stored::worker));
-        return coldest;
+        List<Integer> first = new ArrayList<>();
+        if (preferred >= 0 && !owned.contains(preferred)) {
+            first.add(preferred);
+        }
+        int fresh = 0;
+        for (int w = 0; w <= req.maxWorkerId() && fresh <= MAX_FRESH; w++) {
+            Stored x = free.get(w);
+            if (x != null ? x.hwm() <= nowMillis
+                    : w != preferred && !owned.contains(w) && !stored.contains(w)) {
+                first.add(w);
+                fresh += x == null ? 1 : 0;
+            }
+        }
+        List<Stored> rest = new ArrayList<>();
+        for (Stored x : free.values()) {
+            if (!first.contains(x.worker())) {
+                rest.add(x);
+            }
+        }
+        rest.sort(Comparator.comparingLong(Stored::hwm).thenComparingInt(Stored::worker));
+        return new Choices(first, rest);
     }
 
     /** Every worker of the namespace with its HWM and holder, for operators. */

@@ -96,11 +96,12 @@ final class ZkRegistry implements WorkerRegistry {
             Set<Integer> owned = pool.workerIds(c, nodes.owners(ns, dc), req.maxWorkerId());
             Set<Integer> stored = pool.workerIds(c, nodes.hwms(ns, dc), req.maxWorkerId());
             LeafWorkers.Registrations lr = leaf == null ? null : leaf.read(c);
-            List<Integer> first = lr == null ? ZkPool.firstChoices(req, owned, stored)
-                    : leaf.choices(c, req, lr, owned, stored);
+            ZkPool.Choices order = lr == null
+                    ? pool.choices(c, req, owned, stored, System.currentTimeMillis())
+                    : new ZkPool.Choices(leaf.choices(c, req, lr, owned, stored), List.of());
             long floor = lr == null ? 0 : lr.floorMillis();
             boolean raced = false;
-            for (int w : first) {
+            for (int w : order.first()) {
                 Node n = stored.contains(w) ? zk.readOrNull(c, nodes.hwm(ns, dc, w)) : null;
                 Claim got = n != null ? takeStored(c, req, w, n, floor)
                         : takeFresh(c, req, w, floor);
@@ -109,8 +110,7 @@ final class ZkRegistry implements WorkerRegistry {
                 }
                 raced = true;
             }
-            for (ZkPool.Stored x : lr != null ? List.<ZkPool.Stored>of()
-                    : pool.coldest(c, ns, dc, stored, owned, first)) {
+            for (ZkPool.Stored x : order.rest()) {
                 Claim got = takeStored(c, req, x.worker(), x.node(), 0);
                 if (got != null) {
                     return got;
