@@ -31,11 +31,25 @@ class ChaosIT {
     void nemesis_oracleFindsNoViolation() throws Exception {
         Chaos.Settings settings = Chaos.Settings.fromSystemProperties(3);
         Chaos chaos = new Chaos(settings, tmp, System.out::println);
-        chaos.run();
+        Path out = Files.createDirectories(Path.of("target", "chaos"));
+        try {
+            chaos.run();
+        } finally {
+            // The nodes' logs (stderr: state changes, events), kept beside the report.
+            Path logs = Files.createDirectories(out.resolve("logs-" + settings.store() + "-"
+                    + settings.seed()));
+            try (var files = Files.list(tmp)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    if (f.getFileName().toString().endsWith(".err")) {
+                        Files.copy(f, logs.resolve(f.getFileName()),
+                                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+        }
         List<String> violations = chaos.oracle().check();
         String report = chaos.report(violations);
         System.out.print(report);
-        Path out = Files.createDirectories(Path.of("target", "chaos"));
         Files.writeString(out.resolve("report-" + settings.store() + "-" + settings.seed()
                 + ".txt"), report);
         assertThat(chaos.oracle().idCount()).as(report).isPositive();
