@@ -89,7 +89,12 @@ class ShardIdFunctionClockIT {
             }
             try {
                 assertThat(warm.await(60, TimeUnit.SECONDS)).as("minting started").isTrue();
-                Files.writeString(clock, "-3\n"); // the database host's clock: 3 s back
+                // The database host's clock: 3 s back. Written beside and moved over, so that
+                // libfaketime, re-reading the file every second, never reads it half-written.
+                Path next = Files.writeString(clock.resolveSibling(clock.getFileName() + ".next"),
+                        "-3\n");
+                Files.move(next, clock, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 assertThat(refused.await(60, TimeUnit.SECONDS)).as("the function raised")
                         .isTrue();
                 long offset = serverMillis(pg.url()) - System.currentTimeMillis();
