@@ -47,6 +47,22 @@ public interface IdGenerator extends AutoCloseable {
         nextIds(ids, from, to);
     }
 
+    /**
+     * As {@link #nextIds(long[], int, int)}, without waiting for the clock: fills
+     * {@code ids[from..k)} with what can be taken now and returns {@code k}, which is less than
+     * {@code to} when this tick's sequence is used up (or the clock is a little behind the last
+     * ID and the generator would wait for it). For a caller that must not block, such as an
+     * event loop: it asks again for {@code ids[k..to)} a tick later, and gets IDs above those it
+     * has. The default waits, as {@code nextIds} does, and returns {@code to}; idmint's
+     * generators never wait here.
+     *
+     * @throws IdUnavailableException when no ID can be issued safely, as {@code nextIds}
+     */
+    default int nextIdsNow(long[] ids, int from, int to) {
+        nextIds(ids, from, to);
+        return to;
+    }
+
     /** The layout IDs are minted in. */
     Layout layout();
 

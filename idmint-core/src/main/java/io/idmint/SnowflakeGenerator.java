@@ -114,6 +114,15 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
 
     @Override
     public void nextIds(long[] ids, int from, int to) {
+        fill(ids, from, to, true);
+    }
+
+    @Override
+    public int nextIdsNow(long[] ids, int from, int to) {
+        return fill(ids, from, to, false);
+    }
+
+    private int fill(long[] ids, int from, int to, boolean wait) {
         if (from < 0 || to > ids.length || from > to) {
             throw new IndexOutOfBoundsException("range [" + from + ", " + to + ") of an array of "
                     + ids.length);
@@ -121,20 +130,29 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
         int i = from;
         while (i < to) {
             int n = (int) Math.min(to - i, sequenceMask + 1);
-            long first = next(0, n, 0, true);
+            long first = next(0, n, 0, wait);
+            if (first <= 0) {
+                if (first == 0) {
+                    listener.onSequenceWait(); // the caller takes the rest a tick later
+                }
+                break;
+            }
             // next() took min(n, what is left of the tick): IDs that differ only in the sequence.
             int taken = runLength(first, n);
             for (int k = 0; k < taken; k++) {
                 ids[i++] = first + ((long) k << sequenceShift);
             }
         }
+        return i;
     }
 
     /**
      * Takes up to {@code want} consecutive sequence numbers of one tick (fewer when the tick has
      * fewer left) and returns the ID of the first. With a {@code floorId} other than 0, every ID
      * taken is above it (a striped generator's per-thread order). With {@code wait} false, returns
-     * 0 instead of waiting for a later tick when this one is used up; nothing is taken then.
+     * 0 instead of waiting for a later tick when this one is used up, and -1 instead of waiting
+     * for a clock that is behind the last ID by no more than the policy waits for; nothing is
+     * taken then.
      */
     private long next(long shardBits, int want, long floorId, boolean wait) {
         for (;;) {
@@ -162,6 +180,9 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
                     long behindMillis = behind * tickMillis;
                     listener.onClockBehind(behindMillis);
                     if (behindMillis <= maxWaitMillis) {
+                        if (!wait) {
+                            return -1;
+                        }
                         await(now + behind);
                         continue;
                     }
@@ -224,11 +245,16 @@ final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
     /**
      * For a striped generator: up to {@code want} IDs of one tick above {@code floorId} (0: no
      * floor), as the first ID; the rest follow it {@link #sequenceStep()} apart, {@link
-     * #runLength} of them. Returns 0 when {@code wait} is false and none can be had without
-     * waiting for a later tick.
+     * #runLength} of them. Returns 0 or less when {@code wait} is false and none can be had
+     * without waiting for a later tick (see {@link #next}).
      */
     long takeRun(int want, long floorId, boolean wait) {
         return next(0, want, floorId, wait);
+    }
+
+    /** Tells the listener that a caller takes the rest of its batch a tick later. */
+    void sequenceDeferred() {
+        listener.onSequenceWait();
     }
 
     /** How many IDs a take of {@code want} that returned {@code first} got. */

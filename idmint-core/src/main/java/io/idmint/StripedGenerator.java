@@ -109,13 +109,43 @@ final class StripedGenerator implements IdGenerator {
 
     @Override
     public void nextIds(long[] ids, int from, int to) {
+        fill(ids, from, to, true);
+    }
+
+    @Override
+    public void nextIds(long[] ids, int from, int to, long above) {
+        raiseFloor(above);
+        nextIds(ids, from, to);
+    }
+
+    /**
+     * Without waiting: as {@link #nextIds(long[], int, int)}, but a round over the stripes that
+     * gives nothing ends the batch early. What it filled is above the thread's last ID, so a
+     * call for the rest, on this thread, gets IDs above it.
+     */
+    @Override
+    public int nextIdsNow(long[] ids, int from, int to) {
+        return fill(ids, from, to, false);
+    }
+
+    private void raiseFloor(long above) {
+        Lane lane = lanes.get();
+        if (above > lane.last) {
+            // Raising the thread's floor only makes its order stricter.
+            lane.last = above;
+            lane.behind = true;
+        }
+    }
+
+    /** Fills {@code ids[from..)} and returns where it stopped: {@code to} when it may wait. */
+    private int fill(long[] ids, int from, int to, boolean wait) {
         if (from < 0 || to > ids.length || from > to) {
             throw new IndexOutOfBoundsException("range [" + from + ", " + to + ") of an array of "
                     + ids.length);
         }
         int n = to - from;
         if (n == 0) {
-            return;
+            return to;
         }
         Lane lane = lanes.get();
         SnowflakeGenerator home = stripes[lane.home];
@@ -124,13 +154,13 @@ final class StripedGenerator implements IdGenerator {
         IdUnavailableException homeFailure = null;
         try {
             long first = home.takeRun(n, lane.behind ? lane.last : 0, false);
-            if (first != 0) {
+            if (first > 0) {
                 int got = home.runLength(first, n);
                 if (got == n) { // the common case: what is left of the home stripe's tick
                     StripeRuns.fill(ids, from, first, n, step);
                     lane.behind = false;
                     lane.last = ids[to - 1];
-                    return;
+                    return to;
                 }
                 runs.add(lane.home, first, got);
             }
@@ -140,35 +170,29 @@ final class StripedGenerator implements IdGenerator {
             }
             homeFailure = e;
         }
-        gather(lane, n, homeFailure);
+        int got = gather(lane, n, homeFailure, wait);
+        if (got == 0) {
+            return from;
+        }
         runs.merge(ids, from, step, stripes.length);
         int top = runs.stripeOfLargest(step);
         if (homeFailure != null) {
             lane.home = top;
         }
         lane.behind = top != lane.home;
-        lane.last = ids[to - 1];
-    }
-
-    @Override
-    public void nextIds(long[] ids, int from, int to, long above) {
-        Lane lane = lanes.get();
-        if (above > lane.last) {
-            // Raising the thread's floor only makes its order stricter.
-            lane.last = above;
-            lane.behind = true;
-        }
-        nextIds(ids, from, to);
+        lane.last = ids[from + got - 1];
+        return from + got;
     }
 
     /**
      * Takes runs until the lane holds {@code n} IDs, all above the thread's last ID: rounds over
      * the stripes, lowest worker first, without waiting; after a round that gave nothing, waits
-     * for the next tick on the lowest worker that can issue.
+     * for the next tick on the lowest worker that can issue, or, when {@code wait} is false,
+     * stops. Returns how many IDs the lane holds.
      *
      * @throws IdUnavailableException when no stripe can issue: the home's failure, else the first
      */
-    private void gather(Lane lane, int n, IdUnavailableException homeFailure) {
+    private int gather(Lane lane, int n, IdUnavailableException homeFailure, boolean wait) {
         int k = stripes.length;
         int[] order = byWorker();
         boolean[] failed = new boolean[k];
@@ -178,7 +202,7 @@ final class StripedGenerator implements IdGenerator {
         }
         int filled = lane.runs.total();
         while (filled < n) {
-            boolean wait = true;
+            boolean idle = true;
             for (int j = 0; j < k && filled < n; j++) {
                 int s = order[j];
                 if (failed[s]) {
@@ -195,14 +219,21 @@ final class StripedGenerator implements IdGenerator {
                     failed[s] = true;
                     continue;
                 }
-                if (first != 0) {
+                if (first > 0) {
                     int got = stripes[s].runLength(first, n - filled);
                     lane.runs.add(s, first, got);
                     filled += got;
-                    wait = false;
+                    idle = false;
                 }
             }
-            for (int j = 0; wait && filled < n; j++) {
+            if (idle && !wait) {
+                if (allFailed(failed)) {
+                    throw failure;
+                }
+                stripes[order[0]].sequenceDeferred(); // the caller takes the rest a tick later
+                break;
+            }
+            for (int j = 0; idle && filled < n; j++) {
                 if (j == k) {
                     throw failure;
                 }
@@ -215,7 +246,7 @@ final class StripedGenerator implements IdGenerator {
                     int got = stripes[s].runLength(first, n - filled);
                     lane.runs.add(s, first, got);
                     filled += got;
-                    wait = false;
+                    idle = false;
                 } catch (IdUnavailableException e) {
                     if (!worthAnother(e)) {
                         throw e;
@@ -225,6 +256,16 @@ final class StripedGenerator implements IdGenerator {
                 }
             }
         }
+        return filled;
+    }
+
+    private static boolean allFailed(boolean[] failed) {
+        for (boolean f : failed) {
+            if (!f) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Stripe indexes by their current worker ID, lowest first (IDs of a tick grow with it). */

@@ -57,7 +57,10 @@ class SnowflakeGeneratorLincheckTest {
         }
     }
 
-    /** Uniqueness and real-time order of {@code nextId()} mixed with {@code nextIds}. */
+    /**
+     * Uniqueness and real-time order of {@code nextId()} mixed with {@code nextIds} and
+     * {@code nextIdsNow}.
+     */
     public static class Batches {
         private final SnowflakeGenerator generator = newGenerator();
         private final Set<Long> issued = new HashSet<>();
@@ -77,6 +80,15 @@ class SnowflakeGeneratorLincheckTest {
             long[] ids = new long[BATCH];
             generator.nextIds(ids, 0, BATCH);
             return check(floor, ids);
+        }
+
+        /** What the tick has left, without waiting: possibly none. */
+        @Operation
+        public String nextIdsNow() {
+            long floor = returned;
+            long[] ids = new long[BATCH];
+            int k = generator.nextIdsNow(ids, 0, BATCH);
+            return check(floor, java.util.Arrays.copyOf(ids, k));
         }
 
         /**

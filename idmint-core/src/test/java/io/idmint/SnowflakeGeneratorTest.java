@@ -57,6 +57,61 @@ class SnowflakeGeneratorTest {
     }
 
     @Test
+    void nextIdsNow_takesWhatTheTickHas_neverWaits_theRestComesATickLaterAboveIt() {
+        // The clock advances only when the generator waits: an unchanged clock proves no wait.
+        try (IdGenerator g = Nodes.manual(registry, time)) {
+            long[] ids = new long[10_000];
+
+            int k = g.nextIdsNow(ids, 0, ids.length);
+            assertThat(k).as("one tick's sequence").isEqualTo(4096);
+            assertThat(g.nextIdsNow(ids, k, ids.length)).as("the tick is used up").isEqualTo(k);
+            assertThat(time.currentTimeMillis()).as("never waited").isEqualTo(T0);
+            time.advance(ms(1));
+            k = g.nextIdsNow(ids, k, ids.length);
+            assertThat(k).isEqualTo(8192);
+            time.advance(ms(1));
+            assertThat(g.nextIdsNow(ids, k, ids.length)).isEqualTo(ids.length);
+
+            assertThat(time.currentTimeMillis()).isEqualTo(T0 + 2);
+            IdOracle.assertStrictlyIncreasing(ids);
+            assertThat(Layout.SNOWFLAKE.decode(ids[ids.length - 1]).timestampMillis())
+                    .isEqualTo(T0 + 2);
+            assertThat(g.nextId()).isGreaterThan(ids[ids.length - 1]);
+        }
+    }
+
+    @Test
+    void nextIdsNow_clockALittleBehindTheLastId_takesNothingUntilItCatchesUp() {
+        try (IdGenerator g = Nodes.manual(registry, time)) {
+            time.advance(ms(100));
+            long last = g.nextId();
+            time.step(ms(-3)); // within the default max wait (10 ms): nextIds would wait
+            long[] ids = new long[5];
+
+            assertThat(g.nextIdsNow(ids, 0, ids.length)).isZero();
+            assertThat(time.currentTimeMillis()).as("never waited").isEqualTo(T0 + 97);
+            time.advance(ms(3));
+            assertThat(g.nextIdsNow(ids, 0, ids.length)).isEqualTo(ids.length);
+
+            assertThat(ids[0]).isGreaterThan(last);
+            IdOracle.assertStrictlyIncreasing(ids);
+            assertThat(g.status().state()).isEqualTo(LeaseState.ACTIVE);
+        }
+    }
+
+    @Test
+    void nextIdsNow_badRange_throwsAndTakesNothing() {
+        try (IdGenerator g = Nodes.manual(registry, time)) {
+            long before = g.nextId();
+            assertThatThrownBy(() -> g.nextIdsNow(new long[4], 2, 5))
+                    .isInstanceOf(IndexOutOfBoundsException.class)
+                    .hasMessage("range [2, 5) of an array of 4");
+            assertThat(g.nextIdsNow(new long[4], 2, 2)).isEqualTo(2);
+            assertThat(g.nextId()).as("nothing taken").isEqualTo(before + 1);
+        }
+    }
+
+    @Test
     void maxLead_borrowsAheadOfTheClock_upToTheLead() {
         try (IdGenerator g = Nodes.manual(registry, time, b -> b.maxLead(ms(2)))) {
             long[] ids = new long[4096 * 3];

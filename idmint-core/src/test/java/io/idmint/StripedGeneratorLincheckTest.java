@@ -12,8 +12,9 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lincheck on a generator striped over two workers: {@code nextId()} and batches that spill from
- * one stripe to the other (the layout has 4 IDs a tick, a batch asks for 6), racing each other
+ * Lincheck on a generator striped over two workers: {@code nextId()} and batches, waiting or not
+ * ({@code nextIdsNow}), that spill from one stripe to the other (the layout has 4 IDs a tick, a
+ * batch asks for 6), racing each other
  * on the stripes' CAS words. What a striped generator promises is per thread, not linearizable
  * (two threads on different stripes get IDs in no real-time order), so each operation checks
  * what it got: sorted, never issued before in this run, and above every ID its own thread got
@@ -47,6 +48,14 @@ class StripedGeneratorLincheckTest {
             long[] ids = new long[BATCH];
             generator.nextIds(ids, 0, BATCH);
             return check(ids);
+        }
+
+        /** What the stripes' ticks have left, without waiting: possibly none. */
+        @Operation
+        public String nextIdsNow() {
+            long[] ids = new long[BATCH];
+            int k = generator.nextIdsNow(ids, 0, BATCH);
+            return check(java.util.Arrays.copyOf(ids, k));
         }
 
         /** Under a lock of its own, after the generator call returned: it cannot hide a race. */

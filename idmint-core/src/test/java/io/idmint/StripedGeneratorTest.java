@@ -340,6 +340,25 @@ class StripedGeneratorTest {
     }
 
     @Test
+    void nextIdsNow_takesEveryStripesTick_neverWaits_theRestComesATickLaterAboveIt() {
+        // The clock advances only when the generator waits: an unchanged clock proves no wait.
+        try (StripedGenerator g = Nodes.striped(registry, time, 2)) {
+            long[] ids = new long[10_000];
+
+            int k = g.nextIdsNow(ids, 0, ids.length);
+            assertThat(k).as("both workers' ticks").isEqualTo(2 * 4096);
+            assertThat(g.nextIdsNow(ids, k, ids.length)).as("both used up").isEqualTo(k);
+            assertThat(time.currentTimeMillis()).as("never waited").isEqualTo(T0);
+            time.advance(ms(1));
+            assertThat(g.nextIdsNow(ids, k, ids.length)).isEqualTo(ids.length);
+
+            IdOracle.assertStrictlyIncreasing(ids);
+            assertThat(workersOf(g.layout(), ids)).containsExactlyInAnyOrder(0, 1);
+            assertThat(g.nextId()).isGreaterThan(ids[ids.length - 1]);
+        }
+    }
+
+    @Test
     void noWorkerCanIssue_throwsTheUsualUnavailableWithRetryAfter() {
         ManualTimeSource clock = new ManualTimeSource(T0);
         InMemoryRegistry store = new InMemoryRegistry(clock);
@@ -355,6 +374,10 @@ class StripedGeneratorTest {
                     });
             assertThatThrownBy(() -> g.nextIds(new long[10_000], 0, 10_000))
                     .isInstanceOf(IdUnavailableException.class);
+            assertThatThrownBy(() -> g.nextIdsNow(new long[10_000], 0, 10_000))
+                    .isInstanceOf(IdUnavailableException.class)
+                    .extracting(e -> ((IdUnavailableException) e).reason())
+                    .isEqualTo(Reason.RUNWAY_EXHAUSTED);
             assertThat(g.status().ready()).isFalse();
             clock.advance(Duration.ofSeconds(5));
             step(g);

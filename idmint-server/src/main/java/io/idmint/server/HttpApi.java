@@ -40,7 +40,17 @@ final class HttpApi extends VerticleBase {
      * connection is closed.
      */
     static final long MAX_BODY = 1024;
-    /** The caller when the pipeline checks neither tokens nor rates. */
+    /**
+     * What an endpoint returns when it answers later (a segment store call, a batch waiting for
+     * the next tick); it then hands the status to its {@link Recorder}.
+     */
+    static final int PENDING = -1;
+
+    /** Records an answered request: its metrics, and its access log line. */
+    @FunctionalInterface
+    interface Recorder {
+        void record(HttpServerRequest req, Route route, int status, long startNanos);
+    }
 
     private final RequestPipeline pipeline;
     private final Metrics metrics;
@@ -71,11 +81,11 @@ final class HttpApi extends VerticleBase {
         this.pipeline = pipeline;
         this.metrics = metrics;
         this.time = time;
-        this.ids = new IdEndpoints(service, formats, pipeline, time);
+        this.ids = new IdEndpoints(service, formats, pipeline, time, this::record);
         this.ops = new OpsEndpoints(service, segments, metrics, time, node);
-        this.segments = new SegmentEndpoints(segments, pipeline, metrics, time);
-        this.leaf = leafStrict ? new LeafCompat(service, segments, pipeline, metrics, time)
-                : null;
+        this.segments = new SegmentEndpoints(segments, pipeline, this::record);
+        this.leaf = leafStrict ? new LeafCompat(service, segments, pipeline, time,
+                this::record) : null;
         this.host = host;
         this.port = port;
         this.grace = grace;
@@ -112,15 +122,28 @@ final class HttpApi extends VerticleBase {
         } catch (RuntimeException e) {
             status = internalError(req, e);
         }
-        if (status != SegmentEndpoints.PENDING) {
-            long nanos = time.nanoTime() - start;
-            metrics.request(route, status, nanos);
-            AccessLog log = pipeline.log();
-            if (log != null) {
-                log.request(req.method().name(), req.path(), status, nanos,
-                        req.getParam("count"), req.remoteAddress().host());
-            }
+        if (status != PENDING) {
+            record(req, route, status, start);
         }
+    }
+
+    private void record(HttpServerRequest req, Route route, int status, long start) {
+        long nanos = time.nanoTime() - start;
+        metrics.request(route, status, nanos);
+        AccessLog log = pipeline.log();
+        if (log != null) {
+            log.request(req.method().name(), req.path(), status, nanos, req.getParam("count"),
+                    req.remoteAddress().host());
+        }
+    }
+
+    /**
+     * Answers a failure that comes after the request was handed on: what the pipeline refuses
+     * as its problem, anything else as a 500.
+     */
+    static int failed(HttpServerRequest req, RuntimeException e) {
+        ApiException refused = ApiException.of(e);
+        return refused != null ? Responses.problem(req, refused) : internalError(req, e);
     }
 
     /** Logs an unexpected failure and answers 500, unless an answer went out already. */
@@ -167,7 +190,7 @@ final class HttpApi extends VerticleBase {
             return switch (route) {
                 case SEGMENTS, SEGMENT_IDS, LEAF_SEGMENT ->
                         segments.serve(route, req, start, caller);
-                default -> ids.serve(route, req, caller);
+                default -> ids.serve(route, req, caller, start);
             };
         } catch (RuntimeException e) {
             ApiException refused = ApiException.of(e);

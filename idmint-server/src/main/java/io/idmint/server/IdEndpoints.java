@@ -13,8 +13,10 @@ import java.util.Map;
  * The ID endpoints of the HTTP API (see docs/http-grpc.md): snowflake IDs, their parts, codes,
  * UUIDs, ObjectIds and flakes. Each handler parses, charges, mints and renders; the token was
  * checked by {@link HttpApi}, and failures are thrown as {@link ApiException} (or what
- * {@link ApiException#of} maps) for it to answer. One instance per {@link HttpApi}, on its event
- * loop: its scratch arrays are reused, so the hot path allocates only the response.
+ * {@link ApiException#of} maps) for it to answer. A batch the clock cannot fill at once is
+ * finished a tick later ({@link LoopMint}): the event loop never waits. One instance per
+ * {@link HttpApi}, on its event loop: its scratch arrays are reused, so the hot path allocates
+ * only the response.
  */
 final class IdEndpoints {
 
@@ -32,65 +34,105 @@ final class IdEndpoints {
     private final Formats formats;
     private final RequestPipeline pipeline;
     private final TimeSource time;
+    private final HttpApi.Recorder recorder;
+    private final LoopMint mint;
     private final JsonBytes out = new JsonBytes(64 * 1024);
-    private long[] ids = new long[1024];
 
-    IdEndpoints(IdService service, Formats formats, RequestPipeline pipeline, TimeSource time) {
+    IdEndpoints(IdService service, Formats formats, RequestPipeline pipeline, TimeSource time,
+            HttpApi.Recorder recorder) {
         this.service = service;
         this.formats = formats;
         this.pipeline = pipeline;
         this.time = time;
-    }
-
-    /** Answers a request on an ID route; returns the status sent. */
-    int serve(Route route, HttpServerRequest req, RequestPipeline.Caller caller) {
-        return switch (route) {
-            case LEAN_ID, LEAF_SNOWFLAKE -> oneId(req, route, caller);
-            case LEAN_IDS, IDS -> ids(req, route, caller);
-            case ID_PARTS, LEAN_DECODE -> decode(req, route);
-            case CODE_PARTS -> decodeCode(req);
-            default -> strings(req, route, caller);
-        };
+        this.recorder = recorder;
+        this.mint = new LoopMint(service, time);
     }
 
     /**
-     * One snowflake ID: {@code GET /v1/id} as JSON, or {@code GET /api/snowflake/get/{key}},
-     * Leaf's API, as text (the key is ignored).
+     * Answers a request on an ID route; returns the status sent, or {@link HttpApi#PENDING}
+     * when a batch waits for the next tick (it is recorded when answered).
      */
-    private int oneId(HttpServerRequest req, Route route, RequestPipeline.Caller caller) {
-        HttpServerResponse res = req.response();
-        Query.none(req.query());
-        pipeline.charge(caller, 1);
-        long id = service.nextId();
-        return route == Route.LEAF_SNOWFLAKE ? Responses.text(res, out, id)
-                : json(res, out.reset().raw(LEAN_ID_OPEN).quoted(id).raw('}'));
-    }
-
-    private int ids(HttpServerRequest req, Route route, RequestPipeline.Caller caller) {
-        HttpServerResponse res = req.response();
-        int n = count(req, caller);
-        service.fill(ids, n);
-        if (route == Route.IDS) {
-            return json(res, ApiJson.ids(out.reset(), service.layout(), ids, n,
-                    time.currentTimeMillis()));
-        }
-        out.reset().reserve(n * 22 + 10).raw(LEAN_IDS_OPEN);
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                out.raw(',');
+    int serve(Route route, HttpServerRequest req, RequestPipeline.Caller caller,
+            long startNanos) {
+        switch (route) {
+            case LEAN_ID, LEAF_SNOWFLAKE -> {
+                // GET /v1/id as JSON, or GET /api/snowflake/get/{key}, Leaf's API, as text
+                // (the key is ignored).
+                Query.none(req.query());
+                pipeline.charge(caller, 1);
+                return mint(req, route, 1, startNanos);
             }
-            out.quoted(ids[i]);
+            case LEAN_IDS, IDS -> {
+                return mint(req, route, count(req, caller), startNanos);
+            }
+            case ID_PARTS, LEAN_DECODE -> {
+                return decode(req, route);
+            }
+            case CODE_PARTS -> {
+                return decodeCode(req);
+            }
+            case CODES -> {
+                formats.requireCodes();
+                return mint(req, route, count(req, caller), startNanos);
+            }
+            default -> {
+                return strings(req, route, caller);
+            }
         }
-        return json(res, out.raw(LEAN_IDS_CLOSE));
     }
 
-    /** Parses {@code count} and charges it; the scratch array then holds at least that many. */
+    /** Mints {@code n} snowflake IDs and answers with them, now or a tick later. */
+    private int mint(HttpServerRequest req, Route route, int n, long startNanos) {
+        int taken = mint.now(n);
+        if (taken == n) {
+            return answer(req.response(), route, mint.ids(), n);
+        }
+        return mint.later(taken, n, (ids, m) -> answer(req.response(), route, ids, m),
+                e -> HttpApi.failed(req, e),
+                status -> recorder.record(req, route, status, startNanos));
+    }
+
+    /** Renders the snowflake IDs of a route. */
+    private int answer(HttpServerResponse res, Route route, long[] ids, int n) {
+        switch (route) {
+            case LEAN_ID -> {
+                return json(res, out.reset().raw(LEAN_ID_OPEN).quoted(ids[0]).raw('}'));
+            }
+            case LEAF_SNOWFLAKE -> {
+                return Responses.text(res, out, ids[0]);
+            }
+            case IDS -> {
+                return json(res, ApiJson.ids(out.reset(), service.layout(), ids, n,
+                        time.currentTimeMillis()));
+            }
+            case CODES -> {
+                var codec = formats.requireCodes();
+                out.reset().reserve(n * 40 + 16).raw(CODES_OPEN);
+                for (int i = 0; i < n; i++) {
+                    if (i > 0) {
+                        out.raw(',');
+                    }
+                    out.string(codec.encode(ids[i]));
+                }
+                return json(res, out.raw(LEAN_IDS_CLOSE));
+            }
+            default -> {
+                out.reset().reserve(n * 22 + 10).raw(LEAN_IDS_OPEN);
+                for (int i = 0; i < n; i++) {
+                    if (i > 0) {
+                        out.raw(',');
+                    }
+                    out.quoted(ids[i]);
+                }
+                return json(res, out.raw(LEAN_IDS_CLOSE));
+            }
+        }
+    }
+
+    /** Parses {@code count} and charges it. */
     private int count(HttpServerRequest req, RequestPipeline.Caller caller) {
         int n = RequestPipeline.count(Query.param(req.query(), "count"), service.maxCount());
         pipeline.charge(caller, n);
-        if (ids.length < n) {
-            ids = new long[Math.max(n, Math.min(ids.length * 2, service.maxCount()))];
-        }
         return n;
     }
 
@@ -124,30 +166,17 @@ final class IdEndpoints {
     }
 
     /**
-     * {@code /api/v1/codes}, {@code /uuids}, {@code /objectids}, {@code /flakes}:
-     * {@code {"<name>":["…",…]}}. Checks as for IDs; a part that is not configured answers 503
-     * (after the token, before the parameters).
+     * {@code /api/v1/uuids}, {@code /objectids}, {@code /flakes}: {@code {"<name>":["…",…]}}.
+     * Checks as for IDs; flakes not configured answer 503 (after the token, before the
+     * parameters).
      */
     private int strings(HttpServerRequest req, Route route, RequestPipeline.Caller caller) {
-        if (route == Route.CODES) {
-            formats.requireCodes();
-        } else if (route == Route.FLAKES) {
+        if (route == Route.FLAKES) {
             formats.requireFlakes();
         }
         int n = count(req, caller);
         out.reset().reserve(n * 40 + 16);
         switch (route) {
-            case CODES -> {
-                service.fill(ids, n);
-                var codec = formats.requireCodes();
-                out.raw(CODES_OPEN);
-                for (int i = 0; i < n; i++) {
-                    if (i > 0) {
-                        out.raw(',');
-                    }
-                    out.string(codec.encode(ids[i]));
-                }
-            }
             case UUIDS -> {
                 out.raw(UUIDS_OPEN);
                 for (int i = 0; i < n; i++) {

@@ -45,17 +45,23 @@ final class IdService {
         this.refused = refused;
     }
 
-    /** One new ID. */
-    long nextId() {
-        long id;
+    /**
+     * Fills {@code out[from..k)} with what can be minted without waiting for the clock and
+     * returns {@code k} (see {@link IdGenerator#nextIdsNow}): for an event loop, which asks for
+     * the rest a tick later.
+     */
+    int fillNow(long[] out, int from, int to) {
+        int k;
         try {
-            id = ids.nextId();
+            k = ids.nextIdsNow(out, from, to);
         } catch (IdUnavailableException e) {
             refused.accept(e);
             throw e;
         }
-        issued.accept(1);
-        return id;
+        if (k > from) {
+            issued.accept(k - from);
+        }
+        return k;
     }
 
     /** The largest count one call may ask for. */

@@ -36,19 +36,19 @@ final class LeafCompat {
     private static final String EXCEPTION = "com.sankuai.inf.leaf.server.exception."
             + "LeafServerException";
 
-    private final IdService service;
     private final SegmentService segments;
     private final RequestPipeline pipeline;
-    private final Metrics metrics;
     private final TimeSource time;
+    private final HttpApi.Recorder recorder;
+    private final LoopMint mint;
 
     LeafCompat(IdService service, SegmentService segments, RequestPipeline pipeline,
-            Metrics metrics, TimeSource time) {
-        this.service = service;
+            TimeSource time, HttpApi.Recorder recorder) {
         this.segments = segments;
         this.pipeline = pipeline;
-        this.metrics = metrics;
         this.time = time;
+        this.recorder = recorder;
+        this.mint = new LoopMint(service, time);
     }
 
     /** Whether a path is under Leaf's two endpoints, where a path with no key is Leaf's 404. */
@@ -62,7 +62,7 @@ final class LeafCompat {
     }
 
     /**
-     * Answers a Leaf route, now or later ({@link SegmentEndpoints#PENDING}); the token was
+     * Answers a Leaf route, now or later ({@link HttpApi#PENDING}); the token was
      * checked by {@link HttpApi}, which answers what this throws (429) as idmint does.
      */
     int serve(Route route, HttpServerRequest req, long startNanos,
@@ -73,13 +73,14 @@ final class LeafCompat {
         }
         if (route == Route.LEAF_SNOWFLAKE) {
             pipeline.charge(caller, 1);
-            long id;
             try {
-                id = service.nextId();
+                return mint.now(1) == 1 ? text(req, mint.ids()[0])
+                        : mint.later(0, 1, (ids, n) -> text(req, ids[0]),
+                                e -> snowflakeFailed(req, e),
+                                status -> recorder.record(req, route, status, startNanos));
             } catch (IdUnavailableException e) {
-                return error(req, 500, "Internal Server Error", snowflakeCode(e));
+                return snowflakeFailed(req, e);
             }
-            return text(req, id);
         }
         String tag = decodedOrNull(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length()));
         if (tag == null || !Names.isValidTag(tag)) {
@@ -97,9 +98,9 @@ final class LeafCompat {
                                 done.cause() instanceof UnknownTagException ? KEY_NOT_EXISTS
                                         : TWO_SEGMENTS_ARE_NULL);
                     }
-                    metrics.request(route, status, time.nanoTime() - startNanos);
+                    recorder.record(req, route, status, startNanos);
                 });
-        return SegmentEndpoints.PENDING;
+        return HttpApi.PENDING;
     }
 
     /** A path under Leaf's endpoints that names no key: Spring's 404. */
@@ -111,6 +112,13 @@ final class LeafCompat {
      * Leaf's snowflake codes: -3 the clock went back more than 5 ms, -2 interrupted, -1 any
      * other refusal (Leaf's "clock still behind after waiting").
      */
+    /** Leaf's answer when no ID could be minted; a bug is a 500 of idmint's. */
+    private int snowflakeFailed(HttpServerRequest req, RuntimeException e) {
+        return e instanceof IdUnavailableException u
+                ? error(req, 500, "Internal Server Error", snowflakeCode(u))
+                : HttpApi.internalError(req, e);
+    }
+
     private static long snowflakeCode(IdUnavailableException e) {
         return switch (e.reason()) {
             case CLOCK_BEHIND -> -3;

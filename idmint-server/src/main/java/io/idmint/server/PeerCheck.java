@@ -217,6 +217,12 @@ final class PeerCheck implements IdGenerator {
     }
 
     @Override
+    public int nextIdsNow(long[] out, int from, int to) {
+        refuseOnClash();
+        return ids.nextIdsNow(out, from, to);
+    }
+
+    @Override
     public void nextIds(long[] out, int from, int to, long above) {
         refuseOnClash();
         ids.nextIds(out, from, to, above);

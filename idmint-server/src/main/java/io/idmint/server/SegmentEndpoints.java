@@ -1,6 +1,5 @@
 package io.idmint.server;
 
-import io.idmint.TimeSource;
 import io.idmint.spi.TagInfo;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -27,9 +26,6 @@ import java.util.function.Function;
  */
 final class SegmentEndpoints {
 
-    /** What {@link #serve} returns when the answer comes later; it records its own metrics. */
-    static final int PENDING = -1;
-
     private static final byte[] TAG_OPEN = JsonBytes.ascii("{\"tag\":");
     private static final byte[] IDS_OPEN = JsonBytes.ascii(",\"ids\":[");
     private static final byte[] IDS_CLOSE = JsonBytes.ascii("]}");
@@ -38,22 +34,20 @@ final class SegmentEndpoints {
 
     private final SegmentService segments;
     private final RequestPipeline pipeline;
-    private final Metrics metrics;
-    private final TimeSource time;
+    private final HttpApi.Recorder recorder;
     private final JsonBytes out = new JsonBytes(16 * 1024);
 
-    SegmentEndpoints(SegmentService segments, RequestPipeline pipeline, Metrics metrics,
-            TimeSource time) {
+    SegmentEndpoints(SegmentService segments, RequestPipeline pipeline,
+            HttpApi.Recorder recorder) {
         this.segments = segments;
         this.pipeline = pipeline;
-        this.metrics = metrics;
-        this.time = time;
+        this.recorder = recorder;
     }
 
     /**
      * Answers a request on a segment route, now (returning its status) or later (returning
-     * {@link #PENDING}); the token was checked by {@link HttpApi}, which also answers what this
-     * throws.
+     * {@link HttpApi#PENDING}); the token was checked by {@link HttpApi}, which also answers
+     * what this throws.
      */
     int serve(Route route, HttpServerRequest req, long startNanos,
             RequestPipeline.Caller caller) {
@@ -189,9 +183,9 @@ final class SegmentEndpoints {
             } catch (RuntimeException e) {
                 status = HttpApi.internalError(req, e);
             }
-            metrics.request(route, status, time.nanoTime() - startNanos);
+            recorder.record(req, route, status, startNanos);
         });
-        return PENDING;
+        return HttpApi.PENDING;
     }
 
     /** {@code {"tag":"order","ids":["1001",…]}}. */
