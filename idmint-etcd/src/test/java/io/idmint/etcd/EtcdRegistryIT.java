@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -184,11 +185,14 @@ class EtcdRegistryIT {
 
         ClaimRequest preferIt = new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, "", 3,
                 c.workerId(), 30_000, "it/again");
-        Claim other = b.claim(preferIt);
+        // Each client's channel reconnects on its own backoff (grpc-java's: 1 s, then 1.6 s,
+        // ...), so a claim right after the restart may still be UNAVAILABLE: retry it, well
+        // within the owner key's TTL of 30 s, which is what this client must not wait for.
+        Claim other = untilAnswered(() -> b.claim(preferIt));
         assertThat(other.workerId()).as("another client waits for the key's TTL")
                 .isNotEqualTo(c.workerId());
 
-        Claim again = a.claim(preferIt);
+        Claim again = untilAnswered(() -> a.claim(preferIt));
         assertThat(again.workerId()).isEqualTo(c.workerId());
         assertThat(again.hwmMillis()).as("above the reservation").isEqualTo(5_000);
         KeyValue owner = stored("owner/" + c.workerId());
@@ -224,6 +228,21 @@ class EtcdRegistryIT {
                     .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.UNAVAILABLE);
             assertThat(Duration.ofNanos(System.nanoTime() - start))
                     .isLessThan(Duration.ofSeconds(3));
+        }
+    }
+
+    /** A claim retried while it is UNAVAILABLE, for up to 10 s. */
+    private static Claim untilAnswered(Callable<Claim> claim) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        for (;;) {
+            try {
+                return claim.call();
+            } catch (RegistryException e) {
+                if (e.kind() != Kind.UNAVAILABLE || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
         }
     }
 
