@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A batch larger than what one tick holds is finished on the event loop's timer, a tick at a
- * time, and never by waiting on the loop (docs/http-grpc.md, "Batches and the event loop"): the
+ * A batch larger than what one tick holds is finished a tick at a time, each tick waited for on
+ * a worker thread, never on the event loop (docs/http-grpc.md, "Batches and the event loop"): the
  * loop keeps answering its other connections meanwhile, and the answer is recorded in the
  * metrics and the access log like any other, as are segment calls, also answered later.
  *
