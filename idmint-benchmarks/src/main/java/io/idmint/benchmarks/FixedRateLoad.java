@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -35,6 +36,8 @@ import org.HdrHistogram.Histogram;
  * {@code threads} threads drives {@code connections / threads} HTTP/1.1 connections (no
  * pipelining, like wrk) with one NIO selector, writes a constant request from a direct buffer,
  * and reads a response into a direct buffer by its {@code content-length}: no object per request.
+ * It collects its own garbage before each run, so that no pause of its own, which open loop would
+ * measure as the server's latency, falls inside one.
  *
  * <p>Between sends a thread waits one of two ways ({@code WAIT}):
  *
@@ -43,9 +46,13 @@ import org.HdrHistogram.Histogram;
  *       polls its connections and parks for at most 50 µs, so its own timing error stays far
  *       below the 1 ms being measured while leaving most of the CPU to the server;
  *   <li>{@code spin}: it polls its connections without ever sleeping, so it sends on time to
- *       within a poll and never pays a wake-up. For a generator with CPUs of its own
- *       ({@code taskset}, as {@code scripts/bench-http} runs it with {@code BENCH_LOAD_CPUS}):
- *       on CPUs it shares with the server it would take their time from it.
+ *       within a poll and never pays a wake-up. It yields the CPU after each poll: without that,
+ *       half of the 3 s runs at 8,000/s had one stall of about 100 ms (lag99 70-90 ms, svc99
+ *       2 ms), with no pause in either JVM and none in park mode; something else that needed the
+ *       generator's CPU waited for it (the kernel's softirq thread, which carries loopback
+ *       packets when their processing is deferred, is the likely one). For a generator with
+ *       CPUs of its own ({@code taskset}, as {@code scripts/bench-http} runs it with
+ *       {@code BENCH_LOAD_CPUS}): on CPUs it shares with the server it would take their time.
  * </ul>
  *
  * <p>Beside the latency it prints {@code achieved} (responses per second of the measured span),
@@ -239,6 +246,9 @@ public final class FixedRateLoad {
     /** One rate against one target: a {@link Driver} per thread from one common start. */
     private static Result run(Target target, double rate, double seconds, double warmup,
             int connections, int threads, boolean spin) throws Exception {
+        // The previous runs' histograms and connections go now, not in a pause during this run:
+        // the generator's own pause would be measured as the server's latency.
+        System.gc();
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
         long warmupEnd = start + (long) (warmup * 1e9);
         long end = warmupEnd + (long) (seconds * 1e9);
@@ -324,6 +334,8 @@ public final class FixedRateLoad {
         private final Conn[] idle;
         private int idleCount;
         private Selector selector;
+        /** One callback for every poll: {@code this::ready} in the loop made an object a poll. */
+        private final Consumer<SelectionKey> onReady = this::ready;
         private long sent;
         private long outstanding;
 
@@ -385,17 +397,18 @@ public final class FixedRateLoad {
                     return;
                 }
                 if (spin) {
-                    selector.selectNow(this::ready);
+                    selector.selectNow(onReady);
+                    Thread.yield();
                 } else if (sent < due || finished) {
                     // Every connection waits on the server: so does this thread. Polling instead
                     // would take the CPU from a server that is already behind.
-                    selector.select(this::ready, 1);
+                    selector.select(onReady, 1);
                 } else {
                     long wait = scheduled(sent) - now;
                     if (wait > SELECT_NANOS) {
-                        selector.select(this::ready, wait / 1_000_000L);
+                        selector.select(onReady, wait / 1_000_000L);
                     } else {
-                        selector.selectNow(this::ready);
+                        selector.selectNow(onReady);
                         if (wait > 0) {
                             LockSupport.parkNanos(Math.min(wait, PARK_NANOS));
                         }
