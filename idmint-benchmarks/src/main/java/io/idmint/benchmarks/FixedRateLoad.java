@@ -46,13 +46,12 @@ import org.HdrHistogram.Histogram;
  *       polls its connections and parks for at most 50 µs, so its own timing error stays far
  *       below the 1 ms being measured while leaving most of the CPU to the server;
  *   <li>{@code spin}: it polls its connections without ever sleeping, so it sends on time to
- *       within a poll and never pays a wake-up. It yields the CPU after each poll: without that,
- *       half of the 3 s runs at 8,000/s had one stall of about 100 ms (lag99 70-90 ms, svc99
- *       2 ms), with no pause in either JVM and none in park mode; something else that needed the
- *       generator's CPU waited for it (the kernel's softirq thread, which carries loopback
- *       packets when their processing is deferred, is the likely one). For a generator with
- *       CPUs of its own ({@code taskset}, as {@code scripts/bench-http} runs it with
- *       {@code BENCH_LOAD_CPUS}): on CPUs it shares with the server it would take their time.
+ *       within a poll and never pays a wake-up, yielding the CPU after each poll (in short
+ *       runs at 8,000/s, 7 of 16 without the yield had a 100 ms stall, none of 16 with it; full
+ *       runs still have them: docs/benchmarks.md, "How a run is made, and why"). For a
+ *       generator with CPUs of its own ({@code taskset}, as {@code scripts/bench-http} runs it
+ *       with {@code BENCH_LOAD_CPUS}): on CPUs it shares with the server it would take their
+ *       time.
  * </ul>
  *
  * <p>Beside the latency it prints {@code achieved} (responses per second of the measured span),
@@ -499,8 +498,11 @@ public final class FixedRateLoad {
         }
     }
 
-    /** One keep-alive connection with at most one request outstanding. */
-    private static final class Conn {
+    /**
+     * One keep-alive connection with at most one request outstanding (package-visible for
+     * FixedRateLoadTest, which feeds {@link #complete()} responses in pieces).
+     */
+    static final class Conn {
         private static final byte[] CONTENT_LENGTH =
                 "\ncontent-length:".getBytes(StandardCharsets.US_ASCII);
 
