@@ -61,6 +61,9 @@ final class ApiException extends RuntimeException {
         if (e instanceof SegmentService.StoreRefusedException) {
             return new ApiException(Problem.BAD_PARAMETER, e.getMessage());
         }
+        if (e instanceof SegmentService.TooManyTagsException) {
+            return new ApiException(Problem.TOO_MANY_TAGS, e.getMessage());
+        }
         if (e instanceof UnknownTagException) {
             return new ApiException(Problem.UNKNOWN_TAG, e.getMessage());
         }

@@ -172,6 +172,25 @@ final class Config {
             ConfigValues::readableFile);
     static final Key<Duration> SHUTDOWN_GRACE = key("shutdown.grace", "10s", "DURATION",
             "how long in-flight requests may finish after SIGTERM", Durations::parse);
+    static final Key<Duration> IDLE_TIMEOUT = key("idle-timeout", "30s", "DURATION",
+            "how long an HTTP or gRPC connection stays open with no request in flight, and the "
+                    + "most a request head may take to arrive; 1s to 1h",
+            text -> Durations.parse(text, Duration.ofSeconds(1), Duration.ofHours(1)));
+    static final Key<Integer> HTTP_MAX_CONNECTIONS = key("http.max-connections", "4096", "N",
+            "the most HTTP connections open at once, 1 to 1000000; at the limit a new one "
+                    + "takes the place of the oldest with no request in flight",
+            ConfigValues.integer(1, 1_000_000));
+    static final Key<Integer> GRPC_MAX_CONNECTIONS = key("grpc.max-connections", "4096", "N",
+            "the most gRPC connections open at once, 1 to 1000000; past it a new one is "
+                    + "closed at once", ConfigValues.integer(1, 1_000_000));
+    static final Key<Integer> GRPC_MAX_CALLS_PER_CONNECTION = key(
+            "grpc.max-calls-per-connection", "100", "N",
+            "the most gRPC calls in flight on one connection (HTTP/2 streams), 1 to 10000",
+            ConfigValues.integer(1, 10_000));
+    static final Key<Integer> GRPC_MAX_BUFFERED = key("grpc.max-buffered", "64", "MIB",
+            "the most MiB of gRPC replies held for callers that have not read them yet, 1 to "
+                    + "65536; past it a call is answered UNAVAILABLE before it mints",
+            ConfigValues.integer(1, 65_536));
 
     static final Key<String> CODES_KEY = key("codes.key", null, "HEX",
             "AES key for codes (32 or 64 hex digits); no default key, never printed",
@@ -211,6 +230,10 @@ final class Config {
     static final Key<Duration> SEGMENT_FETCH_TIMEOUT = key("segment.fetch-timeout", "1s",
             "DURATION", "how long a segment call waits for a range when both buffers are empty "
                     + "before 503, up to 1m", ConfigValues::positiveDuration);
+    static final Key<Integer> SEGMENT_MAX_TAGS = key("segment.max-tags", "1000", "N",
+            "the most segment tags one node serves (and segment.auto-create creates), 1 to "
+                    + "1000000; a call for one more answers 429",
+            ConfigValues.integer(1, 1_000_000));
     static final Key<Boolean> SEGMENT_AUTO_CREATE = key("segment.auto-create", "false", "BOOL",
             "create an unknown segment tag on first use (start 1, segment.step) instead of 404",
             ConfigValues::bool);
@@ -253,9 +276,10 @@ final class Config {
     /** The keys {@code serve} reads: the minting keys and the server's own. */
     static final List<Key<?>> SERVE_KEYS = Stream.concat(MINT_KEYS.stream(), Stream.of(WORKERS,
             STATIC_PEERS, HTTP_PORT, GRPC_PORT, BIND, MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN,
-            RATE_LIMIT, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, SHUTDOWN_GRACE, SEGMENT_STORE,
-            SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP, SEGMENT_TARGET_DURATION,
-            SEGMENT_FETCH_TIMEOUT, SEGMENT_AUTO_CREATE, SEGMENT_ORDER, LEAF_COMPAT, LOG_FORMAT,
+            RATE_LIMIT, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, SHUTDOWN_GRACE, IDLE_TIMEOUT,
+            HTTP_MAX_CONNECTIONS, GRPC_MAX_CONNECTIONS, GRPC_MAX_CALLS_PER_CONNECTION,
+            GRPC_MAX_BUFFERED, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
+            SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_MAX_TAGS, SEGMENT_AUTO_CREATE, SEGMENT_ORDER, LEAF_COMPAT, LOG_FORMAT,
             LOG_LEVEL, LOG_ACCESS))
             .toList();
 

@@ -109,17 +109,20 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      * {@code awaitTermination}.
      *
      * @param tls TLS for every connection, or null for plaintext
+     * @param limits what the server holds for callers at most, and the event loops it runs on
      * @throws IOException when the address cannot be bound
      */
     static Server start(IdService service, Formats formats, SegmentService segments,
             RequestPipeline pipeline, GrpcHealth health, GrpcIdStream.Pauses pauses, String host,
-            int port, io.netty.handler.ssl.SslContext tls) throws IOException {
+            int port, io.netty.handler.ssl.SslContext tls, GrpcLimits limits)
+            throws IOException {
         Executor calls = executor();
         ServerServiceDefinition api =
                 new GrpcApi(service, formats, segments, pipeline, pauses, calls).definition();
+        NettyServerBuilder builder =
+                limits.applyTo(NettyServerBuilder.forAddress(new InetSocketAddress(host, port)));
         // Nothing to check or charge when unguarded: no caller to read, no context per call.
-        return NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
-                .sslContext(tls)
+        return builder.sslContext(tls)
                 .addService(pipeline.guarded()
                         ? ServerInterceptors.intercept(api, new GrpcCallers(pipeline)) : api)
                 // Probes and grpcurl carry no token, as HTTP's /health/* need none.
@@ -175,6 +178,8 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         try {
             count = RequestPipeline.count(request.hasCount(), request.getCount(),
                     MAX_STREAM_COUNT);
+            // A stream mints only while gRPC holds under its ready threshold (32 KiB) unsent.
+            GrpcLimits.reserve(32 * 1024 + REPLY_OVERHEAD + Math.min(batch, count) * ID_BYTES);
         } catch (RuntimeException e) {
             out.onError(GrpcStatus.of(e));
             return;
@@ -275,6 +280,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             RequestPipeline.check(() -> SegmentService.checkTag(request.getTag()));
             long n = capped(RequestPipeline.count(request.hasCount(), request.getCount(),
                     s.maxCount()), ID_BYTES, "NextSegmentIds", "and call again for more");
+            GrpcLimits.reserve(REPLY_OVERHEAD + n * ID_BYTES);
             pipeline.charge(GrpcCallers.current(), n);
             long[] ids = s.next(request.getTag(), n);
             return new GrpcIdBatch(ids, ids.length);
@@ -348,6 +354,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     private int count(boolean present, int count, int itemBytes, String call, String more) {
         long n = capped(RequestPipeline.count(present, count, service.maxCount()), itemBytes,
                 call, more);
+        GrpcLimits.reserve(REPLY_OVERHEAD + n * itemBytes);
         pipeline.charge(GrpcCallers.current(), n);
         return (int) n;
     }

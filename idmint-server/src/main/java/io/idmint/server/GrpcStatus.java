@@ -19,9 +19,11 @@ import io.grpc.StatusRuntimeException;
  *   <tr><td>segment tag exists</td><td>409</td><td>ALREADY_EXISTS</td></tr>
  *   <tr><td>over the client's IDs per second</td><td>429 + Retry-After</td>
  *       <td>RESOURCE_EXHAUSTED + {@code retry-after} trailer</td></tr>
+ *   <tr><td>a segment tag past segment.max-tags</td><td>429</td>
+ *       <td>RESOURCE_EXHAUSTED</td></tr>
  *   <tr><td>codes, flakes or segments not configured</td><td>503</td>
  *       <td>FAILED_PRECONDITION: retrying will not help until the server is configured</td></tr>
- *   <tr><td>not ready, segment store down</td><td>503 + Retry-After</td>
+ *   <tr><td>not ready, segment store down, server holding its most unread replies</td><td>503 + Retry-After</td>
  *       <td>UNAVAILABLE + {@code retry-after} trailer</td></tr>
  * </table>
  *
@@ -51,9 +53,9 @@ final class GrpcStatus {
             case FORBIDDEN -> Status.PERMISSION_DENIED;
             case UNKNOWN_TAG, NOT_FOUND -> Status.NOT_FOUND;
             case TAG_EXISTS -> Status.ALREADY_EXISTS;
-            case RATE_LIMITED -> Status.RESOURCE_EXHAUSTED;
+            case RATE_LIMITED, TOO_MANY_TAGS -> Status.RESOURCE_EXHAUSTED;
             case NOT_CONFIGURED -> Status.FAILED_PRECONDITION;
-            case NOT_READY, STORE_UNAVAILABLE -> Status.UNAVAILABLE;
+            case NOT_READY, STORE_UNAVAILABLE, OVERLOADED -> Status.UNAVAILABLE;
             case INTERNAL -> Status.INTERNAL;
             default -> Status.INVALID_ARGUMENT;
         };

@@ -7,7 +7,9 @@ import io.idmint.TimeSource;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
@@ -15,6 +17,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The HTTP API (see docs/http-grpc.md) on Vert.x core: one instance per event loop, each with
@@ -65,6 +69,9 @@ final class HttpApi extends VerticleBase {
     private final Duration grace;
     /** The TLS files, or null for plaintext. */
     private final ServerTls tls;
+    private final ConnectionLimit connections;
+    /** This event loop's connections and their places in the limit. */
+    private final Map<HttpConnection, Connection> open = new HashMap<>();
     private HttpServer server;
 
     /**
@@ -74,31 +81,42 @@ final class HttpApi extends VerticleBase {
      * @param leafStrict whether Leaf's endpoints answer as Leaf's server does
      *     ({@code leaf.compat=strict})
      * @param tls the TLS files, or null for plaintext
+     * @param connections the HTTP connections all instances may hold open
      */
     HttpApi(IdService service, Formats formats, SegmentService segments,
             RequestPipeline pipeline, Metrics metrics, TimeSource time, String host, int port,
-            Duration grace, NodeInfo node, boolean leafStrict, ServerTls tls) {
+            Duration grace, NodeInfo node, boolean leafStrict, ServerTls tls,
+            ConnectionLimit connections) {
         this.pipeline = pipeline;
         this.metrics = metrics;
         this.time = time;
         this.ids = new IdEndpoints(service, formats, pipeline, time, this::record);
-        this.ops = new OpsEndpoints(service, segments, metrics, time, node);
-        this.segments = new SegmentEndpoints(segments, pipeline, this::record);
+        this.ops = new OpsEndpoints(service, segments, metrics, time, node, this::record);
+        this.segments = new SegmentEndpoints(segments, pipeline, this::record,
+                connections.idleTimeout());
         this.leaf = leafStrict ? new LeafCompat(service, segments, pipeline, time,
                 this::record) : null;
         this.host = host;
         this.port = port;
         this.grace = grace;
         this.tls = tls;
+        this.connections = connections;
     }
 
     @Override
     public Future<?> start() {
         HttpServerOptions options = new HttpServerOptions()
                 .setMaxInitialLineLength(MAX_REQUEST_LINE)
-                .setMaxHeaderSize(MAX_HEADERS);
+                .setMaxHeaderSize(MAX_HEADERS)
+                // HTTP/2 only through TLS (ALPN): no cleartext upgrade a proxy would not expect.
+                .setHttp2ClearTextEnabled(false)
+                // No WebSocket is served; its extension handler also fails past 128 pipelined
+                // requests instead of letting the connection wait (Vert.x 5.1, Netty 4.2).
+                .setPerMessageWebSocketCompressionSupported(false)
+                .setPerFrameWebSocketCompressionSupported(false);
         server = vertx.createHttpServer(tls == null ? options : tls.http(options));
-        server.requestHandler(this::handle).invalidRequestHandler(this::invalid);
+        server.connectionHandler(this::connected).requestHandler(this::handle)
+                .invalidRequestHandler(this::invalid);
         return server.listen(port, host);
     }
 
@@ -113,8 +131,43 @@ final class HttpApi extends VerticleBase {
         return server.actualPort();
     }
 
+    /** Takes a place in the connection limit, or closes the connection when there is none. */
+    private void connected(HttpConnection conn) {
+        ConnectionLimit.Slot slot = connections.open(conn::close, true);
+        if (slot == null) {
+            conn.close();
+            return;
+        }
+        Connection c = new Connection(slot);
+        open.put(conn, c);
+        conn.closeHandler(closed -> {
+            open.remove(conn);
+            slot.release();
+        });
+    }
+
+    /** A connection's place in the limit, told when each of its requests is answered. */
+    private static final class Connection implements Handler<Void> {
+        final ConnectionLimit.Slot slot;
+
+        Connection(ConnectionLimit.Slot slot) {
+            this.slot = slot;
+        }
+
+        /** Its response ended (or the connection closed under it). */
+        @Override
+        public void handle(Void ended) {
+            slot.ended();
+        }
+    }
+
     private void handle(HttpServerRequest req) {
         long start = time.nanoTime();
+        Connection c = open.get(req.connection());
+        if (c != null) {
+            c.slot.started();
+            req.response().endHandler(c);
+        }
         Route route = Route.of(req.path());
         int status;
         try {
@@ -180,7 +233,7 @@ final class HttpApi extends VerticleBase {
         }
         switch (route) {
             case LIVE, READY, STATUS, METRICS, PAGE, OPENAPI:
-                return ops.serve(route, req);
+                return ops.serve(route, req, start);
             default:
                 break;
         }

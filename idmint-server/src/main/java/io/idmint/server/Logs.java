@@ -63,6 +63,14 @@ final class Logs {
         }
     }
 
+    /**
+     * Loggers whose warnings a caller causes at will, one per stream or connection (grpc-java's
+     * "Stream Error" when a client that never read its replies goes away): quiet unless
+     * log.level names them. What a caller does to the server is counted in metrics instead.
+     */
+    private static final Map<String, Level> CALLER_NOISE =
+            Map.of("io.grpc.netty.NettyServerHandler", Level.SEVERE);
+
     /** Sends every logger's lines to {@code err} in {@code format}, at {@code levels}. */
     static synchronized Handler configure(String format, String levels, PrintStream err) {
         Logger root = Logger.getLogger("");
@@ -89,7 +97,9 @@ final class Logs {
             m.configured = true;
         }
         CONFIGURED.clear();
-        levels(levels).forEach((name, level) -> {
+        Map<String, Level> all = new LinkedHashMap<>(CALLER_NOISE);
+        all.putAll(levels(levels));
+        all.forEach((name, level) -> {
             Logger logger = Logger.getLogger(name);
             logger.setLevel(level);
             CONFIGURED.put(name, logger);

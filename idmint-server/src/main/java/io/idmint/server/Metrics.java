@@ -18,6 +18,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
@@ -105,6 +106,40 @@ final class Metrics implements GeneratorListener, AutoCloseable {
     void tlsReload(boolean loaded) {
         Counter.builder("idmint.tls.reloads").description("changed TLS files taken or refused")
                 .tag("result", loaded ? "loaded" : "refused").register(registry).increment();
+    }
+
+    /** Adds the gauge of the connections {@code limit} holds open. */
+    void bindConnections(String transport, ConnectionLimit limit) {
+        Gauge.builder("idmint.connections.open", limit, ConnectionLimit::open)
+                .description("connections open, by transport").tag("transport", transport)
+                .register(registry);
+    }
+
+    /** Counts a connection the server closed: refused at the limit, evicted, or idle. */
+    void connectionClosed(String transport, ConnectionLimit.Closed reason) {
+        Counter.builder("idmint.connections.closed")
+                .description("connections the server closed: refused at the limit, evicted to "
+                        + "make room for a new one, or idle")
+                .tag("transport", transport).tag("reason", reason.name().toLowerCase(Locale.ROOT))
+                .register(registry).increment();
+    }
+
+    /** Adds the gauge of the gRPC reply bytes held for callers. */
+    void bindGrpcBuffered(GrpcLimits limits) {
+        Gauge.builder("idmint.grpc.buffered", limits, GrpcLimits::buffered)
+                .description("bytes reserved for gRPC replies callers have not read yet")
+                .baseUnit("bytes").register(registry);
+    }
+
+    /**
+     * Adds the counter of calls a limit refused ({@code grpc_buffered}, {@code segment_tags}),
+     * read from {@code source} at each scrape (which the server holds: meters hold it weakly).
+     */
+    <T> void bindRefusals(String limit, T source, java.util.function.ToDoubleFunction<T> count) {
+        io.micrometer.core.instrument.FunctionCounter.builder("idmint.limit.refusals", source,
+                        count)
+                .description("calls refused because a limit of the server was reached, by limit")
+                .tag("limit", limit).register(registry);
     }
 
     /** Counts issued IDs; passed to {@link IdService}. */

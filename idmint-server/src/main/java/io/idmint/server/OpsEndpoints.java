@@ -4,6 +4,7 @@ import io.idmint.GeneratorStatus;
 import io.idmint.Layout;
 import io.idmint.TimeSource;
 import io.idmint.segment.SegmentStats;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -11,6 +12,8 @@ import io.vertx.core.http.HttpServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.concurrent.Callable;
+import java.util.function.ToIntFunction;
 
 /**
  * Operations endpoints: {@code /health/live}, {@code /health/ready}, {@code /metrics}, the status
@@ -39,10 +42,12 @@ final class OpsEndpoints {
     private final TimeSource time;
     private final NodeInfo node;
     private final byte[] openapi;
+    private final HttpApi.Recorder recorder;
 
     OpsEndpoints(IdService service, SegmentService segments, Metrics metrics, TimeSource time,
-            NodeInfo node) {
+            NodeInfo node, HttpApi.Recorder recorder) {
         this.node = node;
+        this.recorder = recorder;
         this.openapi = OpenApiDocument.forMaxCount(service.maxCount());
         this.service = service;
         this.segments = segments;
@@ -50,8 +55,12 @@ final class OpsEndpoints {
         this.time = time;
     }
 
-    /** Answers a GET or HEAD on one of the operations routes; returns the status sent. */
-    int serve(Route route, HttpServerRequest req) {
+    /**
+     * Answers a GET or HEAD on one of the operations routes; returns the status sent, or
+     * {@link HttpApi#PENDING} for the two rendered on a worker thread (metrics and status grow
+     * with the segment tags served, and an event loop must never wait on rendering).
+     */
+    int serve(Route route, HttpServerRequest req, long startNanos) {
         HttpServerResponse res = req.response();
         try {
             if (route == Route.PAGE) {
@@ -83,11 +92,14 @@ final class OpsEndpoints {
                         .addRaw("workers", workers(s)).toString());
             }
             case STATUS:
-                return Responses.json(res, 200, status());
+                return rendered(route, req, startNanos, this::status,
+                        text -> Responses.json(res, 200, text));
             case METRICS:
-                res.putHeader(HttpHeaders.CONTENT_TYPE, PROMETHEUS_TEXT)
-                        .end(Buffer.buffer(metrics.scrape()));
-                return 200;
+                return rendered(route, req, startNanos, metrics::scrape, text -> {
+                    res.putHeader(HttpHeaders.CONTENT_TYPE, PROMETHEUS_TEXT)
+                            .end(Buffer.buffer(text));
+                    return 200;
+                });
             case PAGE:
                 res.putHeader(HttpHeaders.CONTENT_TYPE, HTML).putHeader(CSP, PAGE_POLICY)
                         .putHeader(Responses.CACHE_CONTROL, NO_CACHE)
@@ -101,6 +113,23 @@ final class OpsEndpoints {
             default:
                 throw new IllegalStateException("not an operations route: " + route);
         }
+    }
+
+    /** Renders on a worker thread, then sends on the request's event loop. */
+    private int rendered(Route route, HttpServerRequest req, long startNanos,
+            Callable<String> render, ToIntFunction<String> send) {
+        Vertx.currentContext().executeBlocking(render, false).onComplete(done -> {
+            int status;
+            try {
+                status = done.succeeded() ? send.applyAsInt(done.result())
+                        : HttpApi.internalError(req, done.cause() instanceof RuntimeException r
+                                ? r : new IllegalStateException(done.cause()));
+            } catch (RuntimeException e) {
+                status = HttpApi.internalError(req, e);
+            }
+            recorder.record(req, route, status, startNanos);
+        });
+        return HttpApi.PENDING;
     }
 
     /**

@@ -67,8 +67,8 @@ final class Responses {
 
     /**
      * What the request pipeline refused, as its problem: with {@code Retry-After} when retrying
-     * helps, {@code WWW-Authenticate} on 401, and the connection closed on 413 (what is left of
-     * the request cannot be trusted).
+     * helps, {@code WWW-Authenticate} on 401, and the connection closed on 400, 408 and 413
+     * (what is left of the request cannot be trusted).
      */
     static int problem(HttpServerRequest req, ApiException e) {
         HttpServerResponse res = req.response();
@@ -78,7 +78,8 @@ final class Responses {
         if (e.problem() == Problem.UNAUTHORIZED) {
             res.putHeader(WWW_AUTHENTICATE, AUTHENTICATE);
         }
-        return e.problem() == Problem.CONTENT_TOO_LARGE
+        return e.problem() == Problem.CONTENT_TOO_LARGE || e.problem() == Problem.REQUEST_TIMEOUT
+                || e.problem() == Problem.BAD_REQUEST
                 ? problemAndClose(req, e.problem(), e.getMessage())
                 : problem(res, e.problem(), e.getMessage());
     }

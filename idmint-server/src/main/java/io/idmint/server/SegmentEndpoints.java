@@ -1,15 +1,18 @@
 package io.idmint.server;
 
+import io.idmint.spi.Durations;
 import io.idmint.spi.TagInfo;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,13 +38,16 @@ final class SegmentEndpoints {
     private final SegmentService segments;
     private final RequestPipeline pipeline;
     private final HttpApi.Recorder recorder;
+    private final Duration bodyTimeout;
     private final JsonBytes out = new JsonBytes(16 * 1024);
 
+    /** @param bodyTimeout how long a request body may take to arrive whole (idle-timeout) */
     SegmentEndpoints(SegmentService segments, RequestPipeline pipeline,
-            HttpApi.Recorder recorder) {
+            HttpApi.Recorder recorder, Duration bodyTimeout) {
         this.segments = segments;
         this.pipeline = pipeline;
         this.recorder = recorder;
+        this.bodyTimeout = bodyTimeout;
     }
 
     /**
@@ -94,7 +100,7 @@ final class SegmentEndpoints {
      * The request body, whether it came with a length or chunked, read up to
      * {@link HttpApi#MAX_BODY} bytes: one byte more fails it with 413.
      */
-    private static Future<Buffer> body(HttpServerRequest req) {
+    private Future<Buffer> body(HttpServerRequest req) {
         Promise<Buffer> body = Promise.promise();
         Buffer read = Buffer.buffer();
         req.handler(chunk -> {
@@ -105,9 +111,18 @@ final class SegmentEndpoints {
                 read.appendBuffer(chunk);
             }
         });
-        req.exceptionHandler(body::tryFail);
+        // A body must come whole within the idle timeout: one sent a byte at a time would
+        // otherwise hold its connection (and its place in the limit) for as long as it likes.
+        Vertx vertx = Vertx.currentContext().owner();
+        long timer = vertx.setTimer(bodyTimeout.toMillis(),
+                t -> body.tryFail(new ApiException(Problem.REQUEST_TIMEOUT, "the request body "
+                        + "did not arrive whole within " + Durations.format(bodyTimeout)
+                        + " (idle-timeout)")));
+        req.exceptionHandler(e -> body.tryFail(new ApiException(Problem.BAD_REQUEST,
+                e instanceof HttpClosedException ? "the connection closed before the body ended"
+                        : "the request body is malformed")));
         req.endHandler(end -> body.tryComplete(read));
-        return body.future();
+        return body.future().andThen(done -> vertx.cancelTimer(timer));
     }
 
     /** The create body: a JSON object with a string tag and nothing but tag, start and step. */

@@ -11,6 +11,9 @@ import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -31,6 +34,8 @@ import java.util.function.Consumer;
  *       that exists</td><td>409</td><td>ALREADY_EXISTS</td><td>exit 2</td></tr>
  *   <tr><td>{@link IdUnavailableException}: both buffers empty past segment.fetch-timeout</td>
  *       <td>503 + Retry-After</td><td>UNAVAILABLE</td><td>-</td></tr>
+ *   <tr><td>{@link TooManyTagsException}: a tag past segment.max-tags</td>
+ *       <td>429</td><td>RESOURCE_EXHAUSTED</td><td>-</td></tr>
  *   <tr><td>{@link StoreUnavailableException}: the store did not answer a create or list</td>
  *       <td>503 + Retry-After</td><td>UNAVAILABLE</td><td>exit 1</td></tr>
  * </table>
@@ -52,18 +57,28 @@ final class SegmentService implements AutoCloseable {
     private final SegmentGenerator ids;
     private final int maxCount;
     private final long defaultStep;
+    private final int maxTags;
+    /**
+     * The tags this node has served or is serving: each holds buffers, meters and a line of
+     * the status page, so there are at most {@code maxTags} of them.
+     */
+    private final Set<String> served = ConcurrentHashMap.newKeySet();
+    private final LongAdder refusedTags = new LongAdder();
 
     /**
      * @param store where tags are created and listed; closed with this
      * @param ids the generator on {@code store}; closed with this
      * @param maxCount the largest count one call may ask for
      * @param defaultStep the step of tags created without one
+     * @param maxTags the most tags served (segment.max-tags)
      */
-    SegmentService(RangeStore store, SegmentGenerator ids, int maxCount, long defaultStep) {
+    SegmentService(RangeStore store, SegmentGenerator ids, int maxCount, long defaultStep,
+            int maxTags) {
         this.store = store;
         this.ids = ids;
         this.maxCount = maxCount;
         this.defaultStep = defaultStep;
+        this.maxTags = maxTags;
     }
 
     /**
@@ -99,7 +114,7 @@ final class SegmentService implements AutoCloseable {
             throw e;
         }
         SegmentService service = new SegmentService(store, ids, config.get(Config.MAX_COUNT),
-                config.get(Config.SEGMENT_STEP));
+                config.get(Config.SEGMENT_STEP), config.get(Config.SEGMENT_MAX_TAGS));
         store.warmUp(warn);
         return service;
     }
@@ -117,8 +132,7 @@ final class SegmentService implements AutoCloseable {
 
     /** One new ID of {@code tag}. */
     long next(String tag) {
-        checkTag(tag);
-        return ids.next(tag);
+        return next(tag, 1)[0];
     }
 
     /**
@@ -130,9 +144,13 @@ final class SegmentService implements AutoCloseable {
         checkTag(tag);
         IdService.checkCount(count, maxCount);
         long[] out = new long[(int) count];
+        boolean added = admit(tag);
         try {
             ids.next(tag, out, 0, out.length);
         } catch (UnknownTagException e) {
+            if (added) {
+                served.remove(tag);
+            }
             // What to do, on this server's API (the generator knows no transport).
             throw new UnknownTagException(tag, "segment tag '" + tag + "' does not exist; create "
                     + "it with POST /api/v1/segments and the body {\"tag\":\"" + tag + "\"}, "
@@ -141,6 +159,25 @@ final class SegmentService implements AutoCloseable {
             throw storeRefused(e);
         }
         return out;
+    }
+
+    /**
+     * Counts {@code tag} among the tags served, unless it is there already.
+     *
+     * @return whether it was added
+     * @throws TooManyTagsException when it is new and {@code maxTags} are served already
+     */
+    private boolean admit(String tag) {
+        if (served.contains(tag)) {
+            return false;
+        }
+        if (served.size() >= maxTags) {
+            refusedTags.increment();
+            throw new TooManyTagsException("this server serves at most " + maxTags
+                    + " segment tags (segment.max-tags) and serves that many; '" + tag
+                    + "' is not one of them");
+        }
+        return served.add(tag);
     }
 
     /**
@@ -165,6 +202,11 @@ final class SegmentService implements AutoCloseable {
     /** Every tag in the store, sorted by tag. */
     List<TagInfo> tags() {
         return tags(store);
+    }
+
+    /** Calls refused since start for a tag past segment.max-tags. */
+    long refusedTags() {
+        return refusedTags.sum();
     }
 
     /** The counters of every tag served since start, for metrics and the status page. */
@@ -259,6 +301,15 @@ final class SegmentService implements AutoCloseable {
 
         StoreRefusedException(String message, Throwable cause) {
             super(message, cause);
+        }
+    }
+
+    /** A tag past segment.max-tags: HTTP 429, gRPC RESOURCE_EXHAUSTED. */
+    static final class TooManyTagsException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        TooManyTagsException(String message) {
+            super(message);
         }
     }
 

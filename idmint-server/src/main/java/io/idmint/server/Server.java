@@ -118,6 +118,7 @@ final class Server implements AutoCloseable {
                 config.get(Config.CLOCK_MAX_FORWARD_STEP));
         SegmentService segments = SegmentService.open(config, warn);
         metrics.bindSegments(segments::stats);
+        metrics.bindRefusals("segment_tags", segments, SegmentService::refusedTags);
         Minter minter;
         try {
             minter = Minter.open(config, config.get(Config.WORKERS), events);
@@ -167,11 +168,16 @@ final class Server implements AutoCloseable {
                     config.get(Config.RATE_LIMIT), time), access);
             int loops = Runtime.getRuntime().availableProcessors();
             vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+            ConnectionLimits limits = ConnectionLimits.of(config, time, metrics, warn,
+                    (VertxInternal) vertx);
             // A pause of the whole process is logged once as such, and is no blocked thread.
             stood = new PauseDetector(System::nanoTime, events::paused, true);
             ((VertxInternal) vertx).blockedThreadChecker().setThreadBlockedHandler(stood::blocked);
             Vertx v = vertx;
-            vertx.setPeriodic(1000, t -> events.checkClock());
+            vertx.setPeriodic(1000, t -> {
+                events.checkClock();
+                limits.http().closeIdle();
+            });
             // Port 0 asks for any free port; Vert.x shares one random port among the instances
             // only when it is asked for as a negative port.
             int configured = config.get(Config.HTTP_PORT);
@@ -179,7 +185,8 @@ final class Server implements AutoCloseable {
             List<HttpApi> instances = new CopyOnWriteArrayList<>();
             List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
                 HttpApi api = new HttpApi(service, formats, segments, pipeline, metrics, time,
-                        host, listen, grace, node, config.get(Config.LEAF_COMPAT), tls);
+                        host, listen, grace, node, config.get(Config.LEAF_COMPAT), tls,
+                        limits.http());
                 instances.add(api);
                 return api;
             }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
@@ -189,7 +196,8 @@ final class Server implements AutoCloseable {
             pauses = new GrpcIdStream.Pauses();
             try {
                 grpc = GrpcApi.start(service, formats, segments, pipeline, health, pauses, host,
-                        config.get(Config.GRPC_PORT), tls == null ? null : tls.grpc());
+                        config.get(Config.GRPC_PORT), tls == null ? null : tls.grpc(),
+                        limits.grpc());
             } catch (IOException e) {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);

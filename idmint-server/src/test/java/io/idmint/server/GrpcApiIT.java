@@ -30,6 +30,8 @@ import io.idmint.grpc.v1.NextIdsResponse;
 import io.idmint.grpc.v1.StreamIdsRequest;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.ManualTimeSource;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -517,8 +519,13 @@ class GrpcApiIT {
         resources.push(health::drain);
         pauses = new GrpcIdStream.Pauses();
         resources.push(pauses::drain);
+        Vertx loops = Vertx.vertx();
+        resources.push(() -> loops.close().await());
         server = GrpcApi.start(service, new Formats(null, null), null,
-                new RequestPipeline(access, null), health, pauses, "127.0.0.1", 0, null);
+                new RequestPipeline(access, null), health, pauses, "127.0.0.1", 0, null,
+                new GrpcLimits(new ConnectionLimit("grpc", 100, Duration.ofMinutes(1),
+                        TimeSource.system(), (transport, reason) -> { }), 100, 64 << 20,
+                        (VertxInternal) loops));
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())

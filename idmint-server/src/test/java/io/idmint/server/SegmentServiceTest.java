@@ -16,7 +16,8 @@ class SegmentServiceTest {
 
     private final InMemoryRangeStore store = new InMemoryRangeStore();
     private final SegmentService segments = new SegmentService(store, Segments.newBuilder()
-            .store(store).timeSource(new ManualTimeSource(1_780_000_000_000L)).build(), 100, 250);
+            .store(store).timeSource(new ManualTimeSource(1_780_000_000_000L)).build(), 100, 250,
+            1000);
 
     @AfterEach
     void close() {

@@ -1,0 +1,449 @@
+package io.idmint.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.netty.NettyChannelBuilder;
+import io.idmint.grpc.v1.DecodeRequest;
+import io.idmint.grpc.v1.IdServiceGrpc;
+import io.idmint.grpc.v1.NextCodesRequest;
+import io.idmint.grpc.v1.NextFlakesRequest;
+import io.idmint.grpc.v1.NextIdsRequest;
+import io.idmint.grpc.v1.NextObjectIdsRequest;
+import io.idmint.grpc.v1.NextSegmentIdsRequest;
+import io.idmint.grpc.v1.NextUuidsRequest;
+import io.idmint.grpc.v1.StreamIdsRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The attack suite: a real {@code serve} process tried as a hostile (or merely buggy) caller
+ * would (docs/http-grpc.md, "Limits and abuse"). Each test performs one attack and asserts the
+ * outcome: what a well-behaved caller still gets, the lease, the process's memory, the metric
+ * that counted the refusals, and a log without a line per request.
+ *
+ * <p>The suite runs a short form ({@value #SHORT_CONNECTIONS} idle connections,
+ * {@value #SHORT_CALLS} unread gRPC calls of each kind); {@code scripts/attack} runs the long
+ * one ({@code -Didmint.attack=full}: 20,000 of each), which needs a file limit above 20,000 for
+ * the test JVM.
+ */
+class AbuseIT {
+
+    private static final int SHORT_CONNECTIONS = 6000;
+    private static final int SHORT_CALLS = 2000;
+    private static final boolean FULL = "full".equals(System.getProperty("idmint.attack"));
+    private static final int CONNECTIONS = FULL ? 20_000 : SHORT_CONNECTIONS;
+    private static final int CALLS = FULL ? 20_000 : SHORT_CALLS;
+    private static final Pattern RSS = Pattern.compile("VmRSS:\\s+(\\d+) kB");
+    private static final long MIB = 1024 * 1024;
+
+    @TempDir
+    static Path tmp;
+
+    private static IdmintProcesses processes;
+    private static IdmintProcesses.Node node;
+
+    @BeforeAll
+    static void start() throws Exception {
+        processes = new IdmintProcesses(tmp);
+        node = processes.serve("target", Map.of(), "--segment-auto-create", "true",
+                "--segment-max-tags", "50", "--codes-dev", "true", "--flake-worker", "7");
+        node.awaitReady(Duration.ofSeconds(30));
+        // Warm up every path the attacks take (the JIT, the heap at its working size), and
+        // bind the JVM meters (the first scrape).
+        for (int round = 0; round < 3; round++) {
+            List<SocketChannel> warm = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                warm.add(connect());
+            }
+            for (int i = 0; i < 300; i++) {
+                probe("/health/live");
+                probe("/v1/id");
+            }
+            for (SocketChannel c : warm) {
+                c.close();
+            }
+        }
+        node.http.get("/metrics");
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (processes != null) {
+            processes.close();
+        }
+    }
+
+    /** Where the log stood when the running test began. */
+    private int logMark;
+    /**
+     * The server's resident memory when the running test began: warmed up, idle, and as the
+     * tests before left it (the heap keeps the size it grew to).
+     */
+    private long idleRss;
+
+    @BeforeEach
+    void mark() throws IOException {
+        logMark = node.stderr().length();
+        idleRss = rss();
+    }
+
+    @Test
+    void idleSlowAndUnfinishedConnections_neitherStarveCallersNorTheLease() throws Exception {
+        assertThat(openFiles() + CONNECTIONS + 400).as("this JVM's file limit ("
+                + maxFiles() + ") must hold the attack's connections: raise ulimit -n")
+                .isLessThan(maxFiles());
+        List<SocketChannel> held = new ArrayList<>();
+        try {
+            // Slowloris: heads never finished; bodies announced and never sent (chunked, and
+            // a Content-Length longer than what comes); then plain idle connections.
+            List<String> partial = List.of("GET /v1/id HTTP/1.1\r\nHost: x\r\nX-a: ",
+                    "POST /api/v1/segments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                            + "\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"ta",
+                    "POST /api/v1/segments HTTP/1.1\r\nHost: x\r\nContent-Length: 900\r\n\r\n{",
+                    "GET /v1/id HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc");
+            for (int i = 0; i < 400; i++) {
+                SocketChannel c = connect();
+                c.write(java.nio.ByteBuffer.wrap(partial.get(i % partial.size())
+                        .getBytes(StandardCharsets.US_ASCII)));
+                held.add(c);
+            }
+            for (int i = 0; i < CONNECTIONS; i++) {
+                held.add(connect());
+            }
+            // While they are held: a well-behaved caller on a new connection each time.
+            List<Long> live = new ArrayList<>();
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                live.add(probe("/health/live"));
+                ids.add(probe("/v1/id"));
+            }
+            assertThat(p99(live)).as("/health/live p99 (ms) under %d held connections: %s",
+                    CONNECTIONS, live).isLessThanOrEqualTo(50);
+            assertThat(p99(ids)).as("/v1/id p99 (ms): %s", ids).isLessThanOrEqualTo(50);
+            assertThat(state()).as("the lease under the attack").isEqualTo("ACTIVE");
+            assertThat(rss() - idleRss).as("RSS growth (bytes) over idle %d MiB",
+                    idleRss / MIB).isLessThanOrEqualTo(64 * MIB);
+            String metrics = node.http.get("/metrics").body();
+            assertThat(counter(metrics, "idmint_connections_closed_total",
+                    "reason=\"evicted\",transport=\"http\"")).as(metrics.lines()
+                    .filter(l -> l.startsWith("idmint_conn")).toList().toString())
+                    .isGreaterThanOrEqualTo(CONNECTIONS + 400 - 4096 - 1);
+            assertThat(gauge(metrics, "idmint_connections_open", "transport=\"http\""))
+                    .isLessThanOrEqualTo(4096);
+        } finally {
+            for (SocketChannel c : held) {
+                c.close();
+            }
+        }
+        assertQuietLog();
+    }
+
+    @Test
+    void pipelinedRequests_areAllAnsweredInOrder() throws Exception {
+        int n = 2000;
+        try (Socket s = new Socket("127.0.0.1", node.port)) {
+            s.setSoTimeout(20_000);
+            byte[] one = "GET /v1/ids?count=3 HTTP/1.1\r\nHost: x\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII);
+            OutputStream out = s.getOutputStream();
+            byte[] all = new byte[one.length * n];
+            for (int i = 0; i < n; i++) {
+                System.arraycopy(one, 0, all, i * one.length, one.length);
+            }
+            Thread writer = new Thread(() -> {
+                try {
+                    out.write(all);
+                    out.flush();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            writer.start();
+            String text = readResponses(s.getInputStream(), n);
+            writer.join(20_000);
+            Matcher m = Pattern.compile("HTTP/1.1 200 ").matcher(text);
+            int ok = 0;
+            while (m.find()) {
+                ok++;
+            }
+            assertThat(ok).as("200s for %d pipelined requests", n).isEqualTo(n);
+            Matcher idm = Pattern.compile("\"(\\d+)\"").matcher(text);
+            long last = 0;
+            int count = 0;
+            while (idm.find()) {
+                long id = Long.parseLong(idm.group(1));
+                assertThat(id).as("IDs increase across pipelined responses").isGreaterThan(last);
+                last = id;
+                count++;
+            }
+            assertThat(count).isEqualTo(3 * n);
+        }
+        assertQuietLog();
+    }
+
+    @Test
+    void unreadGrpcReplies_ofEveryCall_stayBounded() throws Exception {
+        String before = node.http.get("/metrics").body();
+        List<Call<?>> calls = List.of(
+                new Call<>(IdServiceGrpc.getNextIdsMethod(),
+                        NextIdsRequest.newBuilder().setCount(10_000).build()),
+                new Call<>(IdServiceGrpc.getNextUuidsMethod(),
+                        NextUuidsRequest.newBuilder().setCount(10_000).build()),
+                new Call<>(IdServiceGrpc.getNextObjectIdsMethod(),
+                        NextObjectIdsRequest.newBuilder().setCount(10_000).build()),
+                new Call<>(IdServiceGrpc.getNextFlakesMethod(),
+                        NextFlakesRequest.newBuilder().setCount(10_000).build()),
+                new Call<>(IdServiceGrpc.getNextCodesMethod(),
+                        NextCodesRequest.newBuilder().setCount(10_000).build()),
+                new Call<>(IdServiceGrpc.getNextSegmentIdsMethod(),
+                        NextSegmentIdsRequest.newBuilder().setTag("abuse").setCount(10_000)
+                                .build()),
+                new Call<>(IdServiceGrpc.getStreamIdsMethod(),
+                        StreamIdsRequest.newBuilder().setCount(1_000_000).build()),
+                new Call<>(IdServiceGrpc.getDecodeMethod(),
+                        DecodeRequest.newBuilder().setId(1L << 40).build()));
+        for (Call<?> call : calls) {
+            List<ManagedChannel> channels = new ArrayList<>();
+            AtomicInteger closed = new AtomicInteger();
+            AtomicInteger refused = new AtomicInteger();
+            try {
+                for (int c = 0; c < CALLS / 100; c++) {
+                    // A window of 1 KiB the client never returns: every reply past it waits in
+                    // the server, which is what a client that never reads makes it do.
+                    ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", node.grpcPort)
+                            .usePlaintext().flowControlWindow(1024).build();
+                    channels.add(ch);
+                    for (int i = 0; i < 100; i++) {
+                        call.startUnread(ch, closed, refused);
+                    }
+                }
+                awaitSettled(call.name(), () -> closed.get() + " closed, "
+                        + gauge(node.http.get("/metrics").body(), "idmint_grpc_buffered_bytes",
+                        null) + " bytes held");
+                System.out.printf("AbuseIT %s: %d closed, %d refused, %.0f bytes held, RSS +%d "
+                        + "MiB%n", call.name(), closed.get(), refused.get(), gauge(node.http
+                        .get("/metrics").body(), "idmint_grpc_buffered_bytes", null),
+                        (rss() - idleRss) / MIB);
+                assertThat(rss() - idleRss).as("%s: RSS growth over idle %d MiB with %d unread "
+                        + "calls", call.name(), idleRss / MIB, CALLS)
+                        .isLessThanOrEqualTo(256 * MIB);
+                assertThat(state()).as("the lease").isEqualTo("ACTIVE");
+                assertThat(probe("/v1/id")).isLessThan(1000);
+            } finally {
+                for (ManagedChannel ch : channels) {
+                    ch.shutdownNow();
+                }
+                for (ManagedChannel ch : channels) {
+                    ch.awaitTermination(10, TimeUnit.SECONDS);
+                }
+            }
+            processes.await(Duration.ofSeconds(30), "reservations given back after " + call.name(),
+                    () -> gauge(node.http.get("/metrics").body(), "idmint_grpc_buffered_bytes",
+                            null) == 0, () -> "");
+        }
+        String after = node.http.get("/metrics").body();
+        assertThat(counter(after, "idmint_limit_refusals_total", "limit=\"grpc_buffered\"")
+                - counter(before, "idmint_limit_refusals_total", "limit=\"grpc_buffered\""))
+                .as("calls refused for want of room").isGreaterThan(0);
+        assertThat(gauge(after, "jvm_gc_pause_seconds_max", null)).as("longest GC pause (s)")
+                .isLessThanOrEqualTo(0.1);
+        assertQuietLog();
+    }
+
+    @Test
+    void newSegmentTags_areCappedWithTheirMetrics() throws Exception {
+        int created = 0;
+        int refused = 0;
+        for (int i = 0; i < 200; i++) {
+            Http.Response r = node.http.get("/api/v1/segments/spray-" + i + "/ids");
+            if (r.status() == 200) {
+                created++;
+            } else {
+                assertThat(r.status()).as(r.body()).isEqualTo(429);
+                assertThat(r.body()).contains("segment.max-tags");
+                refused++;
+            }
+        }
+        assertThat(created).as("tags served, with the one the gRPC attack may have made")
+                .isBetween(49, 50);
+        assertThat(refused).isEqualTo(200 - created);
+        String metrics = node.http.get("/metrics").body();
+        assertThat(metrics.lines().filter(l -> l.startsWith("idmint_segment_ids_served_total"))
+                .count()).isLessThanOrEqualTo(50);
+        assertThat(counter(metrics, "idmint_limit_refusals_total", "limit=\"segment_tags\""))
+                .isGreaterThanOrEqualTo(refused);
+        assertQuietLog();
+    }
+
+    // ---------------------------------------------------------------------------- helpers
+
+    /** One RPC and its request, started by a client that never reads the reply. */
+    private record Call<Q>(MethodDescriptor<Q, ?> method, Q request) {
+        String name() {
+            return method.getBareMethodName();
+        }
+
+        void startUnread(ManagedChannel ch, AtomicInteger closed, AtomicInteger refused) {
+            start(ch.newCall(method, CallOptions.DEFAULT), closed, refused);
+        }
+
+        private <R> void start(ClientCall<Q, R> call, AtomicInteger closed,
+                AtomicInteger refused) {
+            call.start(new ClientCall.Listener<>() {
+                @Override
+                public void onClose(Status status, Metadata trailers) {
+                    closed.incrementAndGet();
+                    if (status.getCode() == Status.Code.UNAVAILABLE) {
+                        refused.incrementAndGet();
+                    }
+                }
+            }, new Metadata());
+            // No request(n): the reply is never read, so its window is never returned.
+            call.sendMessage(request);
+            call.halfClose();
+        }
+    }
+
+    /**
+     * Waits until the attack has settled: the same {@code state} (calls closed, bytes held)
+     * three times in a row, half a second apart, so every call sent has been answered, refused
+     * or is holding its reply.
+     */
+    private static void awaitSettled(String what, Supplier<String> state)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        String last = null;
+        int same = 0;
+        while (same < 3) {
+            assertThat(System.nanoTime()).as("%s settled within 90 s; last: %s", what, last)
+                    .isLessThan(deadline);
+            Thread.sleep(500);
+            String now = state.get();
+            same = now.equals(last) ? same + 1 : 0;
+            last = now;
+        }
+    }
+
+    private static SocketChannel connect() throws IOException {
+        SocketChannel c = SocketChannel.open();
+        c.connect(new InetSocketAddress("127.0.0.1", node.port));
+        return c;
+    }
+
+    /** One request on a new connection; its time to the whole response, in ms. */
+    private static long probe(String path) throws IOException {
+        long start = System.nanoTime();
+        try (Socket s = new Socket("127.0.0.1", node.port)) {
+            s.setSoTimeout(5000);
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close"
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String response = new String(s.getInputStream().readAllBytes(),
+                    StandardCharsets.US_ASCII);
+            assertThat(response).as(path).startsWith("HTTP/1.1 200 ");
+        }
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    private static long p99(List<Long> millis) {
+        long[] sorted = millis.stream().mapToLong(Long::longValue).sorted().toArray();
+        return sorted[(int) Math.ceil(sorted.length * 0.99) - 1];
+    }
+
+    private static String readResponses(InputStream in, int n) throws IOException {
+        StringBuilder text = new StringBuilder();
+        byte[] buf = new byte[1 << 16];
+        int seen = 0;
+        while (seen < n) {
+            int r = in.read(buf);
+            if (r < 0) {
+                break;
+            }
+            String chunk = new String(buf, 0, r, StandardCharsets.US_ASCII);
+            text.append(chunk);
+            seen = count(text, "HTTP/1.1 ");
+        }
+        return text.toString();
+    }
+
+    private static int count(CharSequence text, String what) {
+        int n = 0;
+        for (int i = text.toString().indexOf(what); i >= 0;
+                i = text.toString().indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    private static String state() {
+        return String.valueOf(node.ready().json().get("state"));
+    }
+
+    /** The server's resident memory, in bytes. */
+    private static long rss() throws IOException {
+        Matcher m = RSS.matcher(Files.readString(Path.of("/proc/" + node.pid() + "/status")));
+        assertThat(m.find()).isTrue();
+        return Long.parseLong(m.group(1)) * 1024;
+    }
+
+    private static long openFiles() throws IOException {
+        try (var files = Files.list(Path.of("/proc/self/fd"))) {
+            return files.count();
+        }
+    }
+
+    private static long maxFiles() {
+        return ((com.sun.management.UnixOperatingSystemMXBean) java.lang.management
+                .ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
+    }
+
+    /** The sum of a counter's samples whose labels contain {@code labels} (null: all). */
+    private static double counter(String metrics, String name, String labels) {
+        return metrics.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " "))
+                .filter(l -> labels == null || l.contains(labels))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
+    /** The largest sample of a gauge whose labels contain {@code labels} (null: all). */
+    private static double gauge(String metrics, String name, String labels) {
+        return metrics.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " "))
+                .filter(l -> labels == null || l.contains(labels))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .max().orElse(0);
+    }
+
+    /** The test's log holds no stack trace and no warning or error line per request. */
+    private void assertQuietLog() {
+        String log = node.stderr().substring(logMark);
+        List<String> loud = log.lines().filter(l -> l.startsWith("\tat ")
+                || l.contains(" WARN ") || l.contains(" ERROR ")).toList();
+        assertThat(loud).as("warnings, errors and stack frames in the log").hasSizeLessThan(10);
+    }
+}
