@@ -93,7 +93,8 @@ class ConfigBoundsTest {
                 Cli.Result r = Cli.run(Map.of(), "config", key.flag() + "=" + value);
                 boolean accepted = ACCEPTED.getOrDefault(key.name(), Set.of()).contains(value);
                 String shown = Config.secret(key) ? "(hidden)" : value;
-                String what = key.name() + " '" + value + "': exit " + r.exitCode() + ", " + r.err();
+                String what = key.name() + " '" + value + "': exit " + r.exitCode() + ", "
+                        + r.err();
                 if (accepted) {
                     if (r.exitCode() != Main.OK) {
                         failures.add(what + " (expected it taken)");
