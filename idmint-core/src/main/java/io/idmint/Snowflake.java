@@ -1,6 +1,7 @@
 package io.idmint;
 
 import static io.idmint.spi.Checks.requireArgument;
+import static io.idmint.spi.Checks.requireAtMost;
 import static io.idmint.spi.Checks.requirePositive;
 import static io.idmint.spi.Checks.requireUnset;
 
@@ -35,6 +36,28 @@ public final class Snowflake {
     static final Duration DEFAULT_MAX_WAIT = Duration.ofMillis(10);
     static final Duration DEFAULT_MAX_FORWARD_STEP = Duration.ofSeconds(1);
     static final Duration DEFAULT_MAX_SKEW = Duration.ofSeconds(2);
+    // The bounds of each duration. The server's configuration reads them too, for its parsers
+    // and help, so that a value is refused at load with the same range the builder enforces.
+    /** The longest {@link #maxClockWait}: a caller held longer is better off failing. */
+    public static final Duration MAX_CLOCK_WAIT = Duration.ofSeconds(10);
+    /** The largest {@link #maxForwardStep}: larger steps are followed after a minute anyway. */
+    public static final Duration MAX_FORWARD_STEP = Duration.ofMinutes(1);
+    /** The largest {@link #maxClockSkew}: beyond it the fleet check would check nothing. */
+    public static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(10);
+    /** The furthest {@link #maxLead}. */
+    public static final Duration MAX_LEAD = Duration.ofMinutes(1);
+    /**
+     * The longest {@link #leaseTtl}, {@link #keepaliveInterval} and {@link #storeTimeout}: how
+     * long a crashed node's worker stays held, and how long a node mints without its registry.
+     */
+    public static final Duration MAX_LEASE = Duration.ofMinutes(10);
+    /** The shortest {@link #reservationWindow}: renewed every third of it. */
+    public static final Duration MIN_RESERVATION = Duration.ofMillis(30);
+    /**
+     * The longest {@link #reservationWindow}: a worker left by a crash is ahead of the clock by
+     * up to this, and a restarted lone node may wait that long for it.
+     */
+    public static final Duration MAX_RESERVATION = Duration.ofMinutes(5);
     /** The most workers one generator may stripe over (the {@code region} layout's pool). */
     static final int MAX_WORKERS = 1024;
 
@@ -163,8 +186,9 @@ public final class Snowflake {
      */
     public Snowflake maxClockWait(Duration wait) {
         requireUnset(this.maxClockWait, "maxClockWait");
-        requireArgument(!wait.isNegative() && wait.compareTo(Duration.ofSeconds(10)) <= 0,
-                "clock.max-wait must be between 0 and 10s, got " + Durations.format(wait));
+        requireArgument(!wait.isNegative() && wait.compareTo(MAX_CLOCK_WAIT) <= 0,
+                "clock.max-wait must be between 0 and " + Durations.format(MAX_CLOCK_WAIT)
+                        + ", got " + Durations.format(wait));
         this.maxClockWait = wait;
         return this;
     }
@@ -179,6 +203,7 @@ public final class Snowflake {
     public Snowflake maxForwardStep(Duration step) {
         requireUnset(this.maxForwardStep, "maxForwardStep");
         requirePositive(step, "clock.max-forward-step");
+        requireAtMost(step, MAX_FORWARD_STEP, "clock.max-forward-step");
         this.maxForwardStep = step;
         return this;
     }
@@ -191,6 +216,7 @@ public final class Snowflake {
     public Snowflake maxClockSkew(Duration skew) {
         requireUnset(this.maxClockSkew, "maxClockSkew");
         requirePositive(skew, "clock.max-skew");
+        requireAtMost(skew, MAX_CLOCK_SKEW, "clock.max-skew");
         this.maxClockSkew = skew;
         return this;
     }
@@ -201,8 +227,9 @@ public final class Snowflake {
      */
     public Snowflake maxLead(Duration lead) {
         requireUnset(this.maxLead, "maxLead");
-        requireArgument(!lead.isNegative() && lead.compareTo(Duration.ofMinutes(1)) <= 0,
-                "sequence.max-lead must be between 0 and 1m, got " + Durations.format(lead));
+        requireArgument(!lead.isNegative() && lead.compareTo(MAX_LEAD) <= 0,
+                "sequence.max-lead must be between 0 and " + Durations.format(MAX_LEAD)
+                        + ", got " + Durations.format(lead));
         this.maxLead = lead;
         return this;
     }
@@ -224,6 +251,7 @@ public final class Snowflake {
     public Snowflake leaseTtl(Duration ttl) {
         requireUnset(this.leaseTtl, "leaseTtl");
         requirePositive(ttl, "lease.ttl");
+        requireAtMost(ttl, MAX_LEASE, "lease.ttl");
         this.leaseTtl = ttl;
         return this;
     }
@@ -232,6 +260,7 @@ public final class Snowflake {
     public Snowflake keepaliveInterval(Duration interval) {
         requireUnset(this.keepalive, "keepaliveInterval");
         requirePositive(interval, "lease.keepalive");
+        requireAtMost(interval, MAX_LEASE, "lease.keepalive");
         this.keepalive = interval;
         return this;
     }
@@ -243,6 +272,7 @@ public final class Snowflake {
     public Snowflake storeTimeout(Duration timeout) {
         requireUnset(this.storeTimeout, "storeTimeout");
         requirePositive(timeout, "lease.store-timeout");
+        requireAtMost(timeout, MAX_LEASE, "lease.store-timeout");
         this.storeTimeout = timeout;
         return this;
     }
@@ -254,8 +284,10 @@ public final class Snowflake {
     public Snowflake reservationWindow(Duration window) {
         requireUnset(this.window, "reservationWindow");
         requirePositive(window, "lease.reservation");
-        requireArgument(window.toMillis() >= 30, "lease.reservation must be at least 30ms, got "
+        requireArgument(window.compareTo(MIN_RESERVATION) >= 0, "lease.reservation must be at "
+                + "least " + Durations.format(MIN_RESERVATION) + ", got "
                 + Durations.format(window));
+        requireAtMost(window, MAX_RESERVATION, "lease.reservation");
         this.window = window;
         return this;
     }

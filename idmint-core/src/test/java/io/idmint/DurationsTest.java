@@ -41,6 +41,18 @@ class DurationsTest {
     }
 
     @Test
+    void deadlineNanos_saturatesInsteadOfOverflowing() {
+        // Regression: shutdown.grace 100000000h made SIGTERM throw "long overflow".
+        long now = System.nanoTime();
+        long far = Durations.deadlineNanos(now, Duration.ofHours(100_000_000));
+        assertThat(far - now).isEqualTo(Long.MAX_VALUE / 2);
+        assertThat(Durations.deadlineNanos(Long.MAX_VALUE - 5, Duration.ofDays(1))
+                - (Long.MAX_VALUE - 5)).isEqualTo(Duration.ofDays(1).toNanos());
+        assertThat(Durations.deadlineNanos(now, Duration.ofSeconds(10)) - now)
+                .isEqualTo(10_000_000_000L);
+    }
+
+    @Test
     void format_writesDurationsAsUsersDoAndParseReadsThemBack() {
         assertThat(Durations.format(Duration.ofMillis(250))).isEqualTo("250ms");
         assertThat(Durations.format(Duration.ofSeconds(1))).isEqualTo("1s");

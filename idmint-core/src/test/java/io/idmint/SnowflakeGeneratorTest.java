@@ -357,6 +357,31 @@ class SnowflakeGeneratorTest {
     }
 
     @Test
+    void builder_durationsPastTheirMax_areRefusedNamingTheMax() {
+        // Regression: lease.reservation 100000000h was taken, and a restarted node then waited
+        // for its own high-water mark for good.
+        Duration huge = Duration.ofHours(100_000_000);
+        assertThatThrownBy(() -> Snowflake.newBuilder().reservationWindow(huge))
+                .hasMessage("lease.reservation must be at most 5m, got 100000000h");
+        assertThatThrownBy(() -> Snowflake.newBuilder().leaseTtl(huge))
+                .hasMessage("lease.ttl must be at most 10m, got 100000000h");
+        assertThatThrownBy(() -> Snowflake.newBuilder().keepaliveInterval(huge))
+                .hasMessageContaining("lease.keepalive must be at most 10m");
+        assertThatThrownBy(() -> Snowflake.newBuilder().storeTimeout(huge))
+                .hasMessageContaining("lease.store-timeout must be at most 10m");
+        assertThatThrownBy(() -> Snowflake.newBuilder().maxClockSkew(huge))
+                .hasMessageContaining("clock.max-skew must be at most 10m");
+        assertThatThrownBy(() -> Snowflake.newBuilder().maxForwardStep(huge))
+                .hasMessageContaining("clock.max-forward-step must be at most 1m");
+        assertThatThrownBy(() -> Snowflake.newBuilder().maxLead(huge))
+                .hasMessageContaining("sequence.max-lead must be between 0 and 1m");
+        Snowflake.newBuilder().reservationWindow(Snowflake.MAX_RESERVATION)
+                .leaseTtl(Snowflake.MAX_LEASE).maxClockSkew(Snowflake.MAX_CLOCK_SKEW)
+                .maxForwardStep(Snowflake.MAX_FORWARD_STEP).maxLead(Snowflake.MAX_LEAD)
+                .maxClockWait(Snowflake.MAX_CLOCK_WAIT);
+    }
+
+    @Test
     void registryRefusingTheLayout_failsTheBuild() {
         Nodes.manual(registry, time).close();
         assertThatThrownBy(() -> Nodes.manual(registry, time, b -> b.layout(Layout.REGION)))

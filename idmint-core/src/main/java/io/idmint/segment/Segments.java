@@ -1,12 +1,12 @@
 package io.idmint.segment;
 
 import static io.idmint.spi.Checks.requireArgument;
+import static io.idmint.spi.Checks.requireAtMost;
 import static io.idmint.spi.Checks.requirePositive;
 import static io.idmint.spi.Checks.requireUnset;
 
 import io.idmint.IdUnavailableException;
 import io.idmint.TimeSource;
-import io.idmint.spi.Durations;
 import io.idmint.spi.RangeStore;
 import java.time.Duration;
 import java.util.Objects;
@@ -37,6 +37,13 @@ public final class Segments {
     static final long DEFAULT_MAX_STEP = 1_000_000;
     static final Duration DEFAULT_TARGET = Duration.ofMinutes(1);
     static final Duration DEFAULT_FETCH_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * The longest {@link #targetDuration}: a range meant to last longer would keep a step
+     * chosen for traffic long gone (the server's configuration reads it too).
+     */
+    public static final Duration MAX_TARGET = Duration.ofHours(1);
+    /** The longest {@link #fetchTimeout}: a caller held longer is better off failing. */
+    public static final Duration MAX_FETCH_TIMEOUT = Duration.ofMinutes(1);
 
     private RangeStore store;
     private TimeSource timeSource;
@@ -102,6 +109,7 @@ public final class Segments {
     public Segments targetDuration(Duration target) {
         requireUnset(this.target, "targetDuration");
         requirePositive(target, "segment.target-duration");
+        requireAtMost(target, MAX_TARGET, "segment.target-duration");
         this.target = target;
         return this;
     }
@@ -113,8 +121,7 @@ public final class Segments {
     public Segments fetchTimeout(Duration timeout) {
         requireUnset(this.fetchTimeout, "fetchTimeout");
         requirePositive(timeout, "segment.fetch-timeout");
-        requireArgument(timeout.compareTo(Duration.ofMinutes(1)) <= 0,
-                "segment.fetch-timeout must be at most 1m, got " + Durations.format(timeout));
+        requireAtMost(timeout, MAX_FETCH_TIMEOUT, "segment.fetch-timeout");
         this.fetchTimeout = timeout;
         return this;
     }

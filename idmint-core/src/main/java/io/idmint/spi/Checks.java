@@ -29,6 +29,12 @@ public final class Checks {
         }
     }
 
+    /** @throws IllegalArgumentException naming {@code key} unless {@code d} is at most max */
+    public static void requireAtMost(Duration d, Duration max, String key) {
+        requireArgument(d.compareTo(max) <= 0, key + " must be at most " + Durations.format(max)
+                + ", got " + Durations.format(d));
+    }
+
     /** @throws IllegalArgumentException naming {@code key} unless {@code d} is above zero */
     public static void requirePositive(Duration d, String key) {
         requireArgument(d != null && !d.isNegative() && !d.isZero(), key + " must be positive, got "

@@ -1,6 +1,7 @@
 package io.idmint.spi;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -48,6 +49,17 @@ public final class Durations {
                     + format(min) + " and " + format(max));
         }
         return d;
+    }
+
+    /**
+     * The {@link System#nanoTime()} deadline {@code d} after {@code nowNanos}, to be compared by
+     * subtraction ({@code deadline - System.nanoTime() > 0}), as nanoTime values must be. It
+     * saturates rather than throws: {@link Duration#toNanos()} overflows past 292 years, and a
+     * wait that long is capped at half of that, which subtraction still orders right.
+     */
+    public static long deadlineNanos(long nowNanos, Duration d) {
+        long cap = Long.MAX_VALUE / 2;
+        return nowNanos + Math.max(-cap, Math.min(cap, TimeUnit.NANOSECONDS.convert(d)));
     }
 
     /**

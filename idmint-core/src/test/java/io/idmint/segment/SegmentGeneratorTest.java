@@ -439,6 +439,12 @@ class SegmentGeneratorTest {
                 .hasMessageContaining("segment.step must be between 1 and 2^40, got 0");
         assertThatThrownBy(() -> Segments.newBuilder().fetchTimeout(Duration.ZERO))
                 .hasMessageContaining("segment.fetch-timeout must be positive");
+        // Regression: 100000000h overflowed into "internal error" when turned into nanos.
+        assertThatThrownBy(() -> Segments.newBuilder().targetDuration(Duration.ofHours(
+                100_000_000))).hasMessage("segment.target-duration must be at most 1h, got "
+                        + "100000000h");
+        assertThatThrownBy(() -> Segments.newBuilder().fetchTimeout(Duration.ofMinutes(2)))
+                .hasMessage("segment.fetch-timeout must be at most 1m, got 2m");
         assertThatThrownBy(() -> Segments.newBuilder().step(10).step(10))
                 .isInstanceOf(IllegalStateException.class).hasMessage("step was already set");
         assertThatThrownBy(() -> Segments.newBuilder().order(SegmentOrder.RELAXED)

@@ -3,11 +3,16 @@ package io.idmint.server;
 import io.idmint.ClockPolicy;
 import io.idmint.Layout;
 import io.idmint.SequenceStart;
+import io.idmint.Snowflake;
 import io.idmint.segment.SegmentOrder;
+import io.idmint.segment.Segments;
 import io.idmint.spi.Durations;
 import java.io.IOException;
-import java.io.Reader;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -28,7 +33,8 @@ import java.util.stream.Stream;
  * The resolved configuration of one command. Every key is read from its flag, else its
  * environment variable ({@code IDMINT_} and the key upper-cased, {@code .} and {@code -} as
  * {@code _}), else the config file (a Java properties file named by {@code --config} or
- * {@code IDMINT_CONFIG}), else its default. Every value present is parsed at load, so a bad one
+ * {@code IDMINT_CONFIG}), else its default. A variable set but blank is an error, never "unset".
+ * Every value present is parsed at load, so a bad one
  * fails the command before it does anything, with a message naming the key, the value and where
  * it came from.
  *
@@ -83,6 +89,7 @@ final class Config {
     }
 
     private static final List<Key<?>> KEYS = new ArrayList<>();
+    private static final Duration ONE_MS = Duration.ofMillis(1);
 
     static final Key<Layout> LAYOUT = key("layout", "snowflake", "SPEC",
             "bit layout: a preset (snowflake, region, instagram, sonyflake, uid-generator, js-safe;"
@@ -90,14 +97,16 @@ final class Config {
                     + " discord) or fields such as time=41,datacenter=5,worker=5,sequence=12",
             Layout::parse);
     static final Key<Integer> DATACENTER = key("datacenter", "0", "N",
-            "this node's datacenter ID", ConfigValues.integer(0, Integer.MAX_VALUE));
+            "this node's datacenter ID, 0 to the layout's largest (31 for snowflake)",
+            ConfigValues.integer(0, Integer.MAX_VALUE));
     static final Key<String> DATACENTER_NAME = key("datacenter.name", null, "NAME",
             "this datacenter's name; the registry refuses a second name for one datacenter ID",
             ConfigValues::text);
     static final Key<Integer> WORKER = envKey("worker", null, "N|ordinal",
             "preferred worker ID, taken when free; ordinal: the N that ends the pod name "
                     + "(POD_NAME, else HOSTNAME, as in a StatefulSet's name-N); without it, 0 "
-                    + "(the registry picks another when 0 is held or ahead of the clock)",
+                    + "(the registry picks another when 0 is held or ahead of the clock); at most "
+                    + "the layout's largest worker ID",
             ConfigValues::worker);
     static final Key<Integer> WORKERS = key("workers", "1", "N|auto",
             "worker IDs serve leases and mints from in parallel, 1 to 1024; auto: one per "
@@ -108,22 +117,26 @@ final class Config {
             "with the static: registry (one host only): the other nodes' HTTP addresses; this "
                     + "node is not ready while one holds its worker", PeerCheck::parsePeers);
     static final Key<Path> DATA_DIR = key("data-dir", "./data", "DIR",
-            "directory for local state; the static: registry keeps its workers here", Path::of);
+            "directory for local state; the static: registry keeps its workers here",
+            text -> Path.of(ConfigValues.text(text)));
     static final Key<String> NAMESPACE = key("namespace", "default", "NAME",
             "the deployment's name in the registry", ConfigValues::text);
     static final Key<ClockPolicy> CLOCK_POLICY = key("clock.policy", "fail", "POLICY",
             "when the clock steps back past the wait: fail or continue", ConfigValues::clockPolicy);
-    static final Key<Duration> CLOCK_MAX_WAIT = key("clock.max-wait", "10ms", "DURATION",
-            "how long to wait for a clock that is behind", Durations::parse);
-    static final Key<Duration> CLOCK_MAX_FORWARD_STEP = key("clock.max-forward-step", "1s",
-            "DURATION", "largest forward step of the wall clock followed at once; larger ones "
+    static final Key<Duration> CLOCK_MAX_WAIT = durationKey("clock.max-wait", "10ms",
+            "how long to wait for a clock that is behind", Duration.ZERO,
+            Snowflake.MAX_CLOCK_WAIT);
+    static final Key<Duration> CLOCK_MAX_FORWARD_STEP = durationKey("clock.max-forward-step",
+            "1s", "largest forward step of the wall clock followed at once; larger ones "
                     + "wait for the fleet clock check (or a minute) to confirm them",
-            Durations::parse);
-    static final Key<Duration> CLOCK_MAX_SKEW = key("clock.max-skew", "2s", "DURATION",
+            ONE_MS, Snowflake.MAX_FORWARD_STEP);
+    static final Key<Duration> CLOCK_MAX_SKEW = durationKey("clock.max-skew", "2s",
             "how far this node's clock may be from the fleet's (store clock or other holders' "
-                    + "high-water marks) before it takes no worker", Durations::parse);
-    static final Key<Duration> SEQUENCE_MAX_LEAD = key("sequence.max-lead", "0ms", "DURATION",
-            "how far ahead of the clock the sequence may borrow", Durations::parse);
+                    + "high-water marks) before it takes no worker", ONE_MS,
+            Snowflake.MAX_CLOCK_SKEW);
+    static final Key<Duration> SEQUENCE_MAX_LEAD = durationKey("sequence.max-lead", "0ms",
+            "how far ahead of the clock the sequence may borrow", Duration.ZERO,
+            Snowflake.MAX_LEAD);
     static final Key<Boolean> SEQUENCE_RANDOM_START = key("sequence.start", "zero",
             "zero|random",
             "where each tick's sequence starts: zero, or random below sequence.random-span "
@@ -134,23 +147,25 @@ final class Config {
                     + "holds at least IDs per tick - N + 1",
             ConfigValues.integer(2, SequenceStart.MAX_SPAN, "a whole number from 2 to "
                     + SequenceStart.MAX_SPAN + " (and at most the layout's IDs per tick)"));
-    static final Key<Duration> LEASE_TTL = key("lease.ttl", "30s", "DURATION",
-            "how long the registry keeps a worker without renewal", Durations::parse);
-    static final Key<Duration> LEASE_KEEPALIVE = key("lease.keepalive", "10s", "DURATION",
-            "how often the worker lease is renewed", Durations::parse);
-    static final Key<Duration> LEASE_STORE_TIMEOUT = key("lease.store-timeout", "15s",
-            "DURATION", "how long IDs may be issued after the registry was last reached",
-            Durations::parse);
-    static final Key<Duration> LEASE_RESERVATION = key("lease.reservation", "10s", "DURATION",
+    static final Key<Duration> LEASE_TTL = durationKey("lease.ttl", "30s",
+            "how long the registry keeps a worker without renewal, at least 3 x "
+                    + "lease.keepalive", ONE_MS, Snowflake.MAX_LEASE);
+    static final Key<Duration> LEASE_KEEPALIVE = durationKey("lease.keepalive", "10s",
+            "how often the worker lease is renewed", ONE_MS, Snowflake.MAX_LEASE);
+    static final Key<Duration> LEASE_STORE_TIMEOUT = durationKey("lease.store-timeout", "15s",
+            "how long IDs may be issued after the registry was last reached, at most lease.ttl",
+            ONE_MS, Snowflake.MAX_LEASE);
+    static final Key<Duration> LEASE_RESERVATION = durationKey("lease.reservation", "10s",
             "how far ahead of the clock each high-water-mark reservation reaches",
-            Durations::parse);
+            Snowflake.MIN_RESERVATION, Snowflake.MAX_RESERVATION);
 
     static final Key<Integer> HTTP_PORT = key("http-port", "8080", "PORT",
-            "HTTP port of serve; 0 picks a free port", ConfigValues.PORT);
+            "HTTP port of serve, 0 to 65535; 0 picks a free port", ConfigValues.PORT);
     static final Key<Integer> GRPC_PORT = key("grpc-port", "9090", "PORT",
-            "gRPC port of serve; 0 picks a free port", ConfigValues.PORT);
+            "gRPC port of serve, 0 to 65535; 0 picks a free port", ConfigValues.PORT);
     static final Key<String> BIND = key("bind", "0.0.0.0", "ADDRESS",
-            "address serve listens on (HTTP and gRPC), such as 127.0.0.1", ConfigValues::text);
+            "address serve listens on (HTTP and gRPC): an IPv4 or IPv6 address, or a host name, "
+                    + "such as 127.0.0.1, ::1 or localhost", ConfigValues::bind);
     static final Key<Integer> MAX_COUNT = key("max-count", "10000", "N",
             "the most IDs one request may ask for, 1 to " + IdService.MAX_COUNT_LIMIT,
             ConfigValues.integer(1, IdService.MAX_COUNT_LIMIT));
@@ -160,7 +175,7 @@ final class Config {
             "bearer token for admin calls (decode, segment tags); it also passes API calls",
             ConfigValues::text);
     static final Key<Long> RATE_LIMIT = key("rate-limit", "0", "IDS",
-            "IDs per second per client (its token, else its address); 0: no limit",
+            "IDs per second per client (its token, else its address), up to 10^18; 0: no limit",
             ConfigValues.number(0, 1_000_000_000_000_000_000L));
     static final Key<Path> TLS_CERT = key("tls.cert", null, "FILE",
             "PEM certificate chain (leaf first): HTTP and gRPC then serve TLS only; the files "
@@ -170,12 +185,13 @@ final class Config {
     static final Key<Path> TLS_CLIENT_CA = key("tls.client-ca", null, "FILE",
             "PEM authorities clients must present a certificate from (mutual TLS)",
             ConfigValues::readableFile);
-    static final Key<Duration> SHUTDOWN_GRACE = key("shutdown.grace", "10s", "DURATION",
-            "how long in-flight requests may finish after SIGTERM", Durations::parse);
-    static final Key<Duration> IDLE_TIMEOUT = key("idle-timeout", "30s", "DURATION",
+    static final Key<Duration> SHUTDOWN_GRACE = durationKey("shutdown.grace", "10s",
+            "how long in-flight requests may finish after SIGTERM", Duration.ZERO,
+            Duration.ofMinutes(10));
+    static final Key<Duration> IDLE_TIMEOUT = durationKey("idle-timeout", "30s",
             "how long an HTTP or gRPC connection stays open with no request in flight, and the "
-                    + "most a request head may take to arrive; 1s to 1h",
-            text -> Durations.parse(text, Duration.ofSeconds(1), Duration.ofHours(1)));
+                    + "most a request head or body may take to arrive", Duration.ofSeconds(1),
+            Duration.ofHours(1));
     static final Key<Integer> HTTP_MAX_CONNECTIONS = key("http.max-connections", "4096", "N",
             "the most HTTP connections open at once, 1 to 1000000; at the limit a new one "
                     + "takes the place of the oldest with no request in flight",
@@ -216,20 +232,21 @@ final class Config {
             "segment range store: jdbc:…, redis://…, etcd://…, zk://…; the default is an "
                     + "embedded H2 database under data-dir", ConfigValues::text);
     static final Key<Long> SEGMENT_STEP = key("segment.step", "1000", "N",
-            "the step of segment tags created without one (create --step, auto-create)",
+            "the step of segment tags created without one (create --step, auto-create), 1 to "
+                    + "2^40",
             ConfigValues.SEGMENT_STEP);
     static final Key<Long> SEGMENT_MIN_STEP = key("segment.min-step", null, "N",
-            "the smallest step adaptation may choose; unset: 100, or segment.step when "
-                    + "smaller", ConfigValues.SEGMENT_STEP);
+            "the smallest step adaptation may choose, 1 to 2^40; unset: 100, or segment.step "
+                    + "when smaller", ConfigValues.SEGMENT_STEP);
     static final Key<Long> SEGMENT_MAX_STEP = key("segment.max-step", null, "N",
-            "the largest step adaptation may choose; unset: 1000000, or segment.step when "
-                    + "larger", ConfigValues.SEGMENT_STEP);
-    static final Key<Duration> SEGMENT_TARGET_DURATION = key("segment.target-duration", "1m",
-            "DURATION", "how long one segment range should last: faster doubles the step, over "
-                    + "twice as long halves it", ConfigValues::positiveDuration);
-    static final Key<Duration> SEGMENT_FETCH_TIMEOUT = key("segment.fetch-timeout", "1s",
-            "DURATION", "how long a segment call waits for a range when both buffers are empty "
-                    + "before 503, up to 1m", ConfigValues::positiveDuration);
+            "the largest step adaptation may choose, 1 to 2^40; unset: 1000000, or "
+                    + "segment.step when larger", ConfigValues.SEGMENT_STEP);
+    static final Key<Duration> SEGMENT_TARGET_DURATION = durationKey("segment.target-duration",
+            "1m", "how long one segment range should last: faster doubles the step, over "
+                    + "twice as long halves it", ONE_MS, Segments.MAX_TARGET);
+    static final Key<Duration> SEGMENT_FETCH_TIMEOUT = durationKey("segment.fetch-timeout",
+            "1s", "how long a segment call waits for a range when both buffers are empty "
+                    + "before 503", ONE_MS, Segments.MAX_FETCH_TIMEOUT);
     static final Key<Integer> SEGMENT_MAX_TAGS = key("segment.max-tags", "1000", "N",
             "the most segment tags one node serves (and segment.auto-create creates), 1 to "
                     + "1000000; a call for one more answers 429",
@@ -250,8 +267,8 @@ final class Config {
             "log levels: off, error, warn, info, debug, trace; then per logger, e.g. "
                     + "info,io.netty=warn", Logs::levelSpec);
     static final Key<String> LOG_ACCESS = key("log.access", "off", "off|on|FILE",
-            "one line per HTTP request: off, on (with the log), or appended to FILE",
-            ConfigValues::text);
+            "one line per HTTP request: off, on (with the log), or appended to FILE (its "
+                    + "directory must exist)", ConfigValues::accessLog);
 
     /** The keys {@code idmint segment} reads: where the store is and the step of new tags. */
     static final List<Key<?>> SEGMENT_KEYS = List.of(SEGMENT_STORE, DATA_DIR, SEGMENT_STEP);
@@ -294,6 +311,16 @@ final class Config {
         this.warnings = warnings;
     }
 
+    /**
+     * A duration key from {@code min} to {@code max}: its help ends with the range, written from
+     * the same two values the parser checks, so the two cannot drift apart.
+     */
+    private static Key<Duration> durationKey(String name, String defaultValue,
+            String description, Duration min, Duration max) {
+        return key(name, defaultValue, "DURATION", description + "; " + Durations.format(min)
+                + " to " + Durations.format(max), text -> Durations.parse(text, min, max));
+    }
+
     private static <T> Key<T> key(String name, String defaultValue, String valueLabel,
             String description, Function<String, T> parser) {
         return envKey(name, defaultValue, valueLabel, description,
@@ -319,21 +346,23 @@ final class Config {
      * @param flags values given as flags (or arguments), by key
      * @param env the process environment
      * @param configFlag the {@code --config} value, or null
-     * @throws IllegalArgumentException naming the key, value and source of a bad value, an
-     *     unknown key in the config file, or a config file that does not exist
-     * @throws IllegalStateException when the config file exists but cannot be read
+     * @throws IllegalArgumentException naming the key, value and source of a bad value, a
+     *     variable set but blank, an unknown or repeated key in the config file, a config file
+     *     that does not exist, is a directory, cannot be read or is not a text properties file
+     * @throws IllegalStateException when reading the config file fails otherwise (I/O)
      */
     static Config load(Map<Key<?>, Setting> flags, Map<String, String> env, String configFlag) {
         Setting file = configFlag != null ? new Setting(configFlag, "--config")
-                : present(env.get(CONFIG_ENV)) ? new Setting(env.get(CONFIG_ENV), CONFIG_ENV)
+                : fromEnv(env, CONFIG_ENV) != null ? new Setting(env.get(CONFIG_ENV), CONFIG_ENV)
                 : null;
         Properties properties = file == null ? new Properties() : read(file);
         Map<Key<?>, Object> values = new HashMap<>();
         Map<Key<?>, Setting> settings = new HashMap<>();
         for (Key<?> key : KEYS) {
             Setting s = flags.get(key);
-            if (s == null && present(env.get(key.envVar()))) {
-                s = new Setting(env.get(key.envVar()), "environment variable " + key.envVar());
+            String fromEnv = fromEnv(env, key.envVar());
+            if (s == null && fromEnv != null) {
+                s = new Setting(fromEnv, "environment variable " + key.envVar());
             }
             if (s == null && properties.getProperty(key.name()) != null) {
                 s = new Setting(properties.getProperty(key.name()).trim(),
@@ -370,15 +399,33 @@ final class Config {
 
     private static Properties read(Setting file) {
         Path path = Path.of(file.value());
-        Properties properties = new Properties();
-        try (Reader in = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-            properties.load(in);
+        String where = "config file '" + file.value() + "' (from " + file.source() + ")";
+        String text;
+        try {
+            if (Files.isDirectory(path)) {
+                throw new IllegalArgumentException(where + " is a directory");
+            }
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
+            if (text.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException(where + " is not a text properties file: it "
+                        + "holds a NUL byte");
+            }
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("config file '" + file.value() + "' (from "
-                    + file.source() + ") does not exist");
-        } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalStateException("cannot read config file '" + file.value() + "': " + e,
-                    e);
+            throw new IllegalArgumentException(where + " does not exist");
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException(where + " is not a text properties file: it is "
+                    + "not UTF-8");
+        } catch (AccessDeniedException e) {
+            throw new IllegalArgumentException(where + " cannot be read (permissions)");
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + where + ": " + e, e);
+        }
+        Properties properties = new OnceProperties();
+        try {
+            properties.load(new StringReader(text));
+        } catch (IOException | IllegalArgumentException e) { // a bad escape, a key twice
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
         TreeSet<String> unknown = new TreeSet<>(properties.stringPropertyNames());
         KEYS.forEach(k -> unknown.remove(k.name()));
@@ -391,8 +438,35 @@ final class Config {
         return properties;
     }
 
-    private static boolean present(String value) {
-        return value != null && !value.isBlank();
+    /**
+     * Properties that refuse a key given twice: {@link Properties#load} calls {@link #put} once
+     * per entry, and would otherwise keep the last one without a word.
+     */
+    private static final class OnceProperties extends Properties {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public synchronized Object put(Object key, Object value) {
+            if (containsKey(key)) {
+                throw new IllegalArgumentException("key " + key + " is given twice; give each "
+                        + "key once");
+            }
+            return super.put(key, value);
+        }
+    }
+
+    /**
+     * The value of an environment variable idmint reads, or null when it is not set. One that is
+     * set but blank is an error, whatever the command: {@code IDMINT_AUTH_TOKEN=} would
+     * otherwise turn authentication off without a word, where the same empty flag is refused.
+     */
+    private static String fromEnv(Map<String, String> env, String variable) {
+        String value = env.get(variable);
+        if (value != null && value.isBlank()) {
+            throw new IllegalArgumentException("environment variable " + variable + " is set but "
+                    + "empty: unset it or give a value");
+        }
+        return value;
     }
 
     /** The value of a key, or null when it has no default and was not set. */

@@ -3,11 +3,9 @@ package io.idmint.server;
 import io.idmint.ClockPolicy;
 import io.idmint.formats.Flake128;
 import io.idmint.segment.SegmentOrder;
-import io.idmint.spi.Durations;
 import io.idmint.spi.RangeStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
@@ -120,15 +118,6 @@ final class ConfigValues {
         return value != null && !value.isBlank();
     }
 
-    /** A duration above zero. */
-    static Duration positiveDuration(String text) {
-        Duration d = Durations.parse(text);
-        if (d.isZero()) {
-            throw new IllegalArgumentException("expected a duration above zero, such as 1s");
-        }
-        return d;
-    }
-
     static ClockPolicy clockPolicy(String text) {
         return switch (text.trim().toLowerCase(Locale.ROOT)) {
             case "fail" -> ClockPolicy.FAIL;
@@ -176,6 +165,85 @@ final class ConfigValues {
             throw new IllegalArgumentException("expected a non-empty value");
         }
         return text.trim();
+    }
+
+    private static final Pattern IPV4 = Pattern.compile("[0-9.]+");
+    private static final Pattern IPV4_VALID = Pattern.compile(
+            "((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(?!$)|$)){4}");
+    private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*"
+            + "(%[A-Za-z0-9_.-]+)?");
+    private static final Pattern HOST_LABEL = Pattern.compile(
+            "[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
+
+    /**
+     * The address {@code serve} listens on, checked by its syntax alone, so that a typo fails at
+     * load rather than as a DNS lookup at bind: an IPv4 address in dotted-quad form (no leading
+     * zeros), an IPv6 address, or a host name as RFC 1123 writes one.
+     */
+    static String bind(String text) {
+        String s = text(text);
+        if (IPV4.matcher(s).matches()) {
+            if (!IPV4_VALID.matcher(s).matches()) {
+                throw new IllegalArgumentException("expected an IPv4 address as four numbers "
+                        + "from 0 to 255 separated by dots, such as 127.0.0.1");
+            }
+            return s;
+        }
+        if (s.contains(":")) {
+            // Hex digits and colons only: InetAddress then parses a literal and never asks DNS.
+            if (!IPV6.matcher(s).matches() || !isAddress(s)) {
+                throw new IllegalArgumentException("expected an IPv6 address, such as ::1");
+            }
+            return s;
+        }
+        String name = s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+        if (name.isEmpty() || name.length() > 253 || !java.util.Arrays.stream(name.split("\\.", -1))
+                .allMatch(label -> HOST_LABEL.matcher(label).matches())) {
+            throw new IllegalArgumentException("expected an IP address (such as 127.0.0.1 or ::1) "
+                    + "or a host name (letters, digits and hyphens in dot-separated labels, such "
+                    + "as localhost)");
+        }
+        return s;
+    }
+
+    private static boolean isAddress(String literal) {
+        try {
+            java.net.InetAddress.getByName(literal);
+            return true;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /**
+     * {@code off}, {@code on}, or a file the access log can be appended to: checked now (the
+     * file, or its directory when it does not exist yet), so that a wrong path fails at load.
+     */
+    static String accessLog(String text) {
+        String s = text(text);
+        if (s.equals("off") || s.equals("on")) {
+            return s;
+        }
+        Path file = Path.of(s).toAbsolutePath();
+        if (Files.isDirectory(file)) {
+            throw new IllegalArgumentException("is a directory; expected off, on or a file");
+        }
+        if (Files.exists(file)) {
+            if (!Files.isRegularFile(file) || !Files.isWritable(file)) {
+                throw new IllegalArgumentException("the file cannot be appended to (not a "
+                        + "regular file, or permissions)");
+            }
+            return s;
+        }
+        Path parent = file.getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new IllegalArgumentException("its directory " + parent + " does not exist");
+        }
+        if (!Files.isWritable(parent)) {
+            throw new IllegalArgumentException("the file cannot be created: its directory "
+                    + parent + " cannot be written (permissions)");
+        }
+        return s;
     }
 
     /** A file that exists and can be read (checked now, read where it is used). */

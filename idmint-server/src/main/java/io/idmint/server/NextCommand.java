@@ -131,9 +131,9 @@ final class NextCommand implements Callable<Integer> {
      * or every worker held for a moment. Then fails with the generator's own reason.
      */
     private static void awaitReady(IdGenerator ids, Duration budget) throws InterruptedException {
-        long deadline = System.nanoTime() + budget.toNanos();
+        long deadline = io.idmint.spi.Durations.deadlineNanos(System.nanoTime(), budget);
         GeneratorStatus status = ids.status();
-        while (!status.ready() && System.nanoTime() < deadline) {
+        while (!status.ready() && deadline - System.nanoTime() > 0) {
             Thread.sleep(RETRY_SLEEP_MILLIS);
             status = ids.status();
         }

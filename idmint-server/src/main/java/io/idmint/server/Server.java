@@ -320,7 +320,7 @@ final class Server implements AutoCloseable {
             }
             closing = true;
         }
-        long deadline = time.nanoTime() + grace.toNanos();
+        long deadline = io.idmint.spi.Durations.deadlineNanos(time.nanoTime(), grace);
         try {
             // Probes see NOT_SERVING while calls in flight finish.
             health.drain();

@@ -35,7 +35,8 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * trust manager that ask the newest good {@link TlsMaterial} at each handshake: new connections
  * get new files, open ones keep what they were made with, and files that do not parse or do not
  * match are refused with one warning while the old material stays in use (docs/http-grpc.md,
- * "TLS").
+ * "TLS"). A certificate not valid yet is refused likewise, and taken once its notBefore has
+ * passed.
  */
 final class ServerTls implements AutoCloseable {
 
@@ -57,6 +58,8 @@ final class ServerTls implements AutoCloseable {
     private volatile Generation previous;
     /** The contents last read, good or refused: unchanged files are not parsed again. */
     private byte[][] seen;
+    /** When the files seen, refused as not valid yet, become valid: read again then; or null. */
+    private Instant validFrom;
     private int generations;
 
     private ServerTls(TlsMaterial.Files files, TimeSource time, Consumer<String> warn,
@@ -119,13 +122,20 @@ final class ServerTls implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return refuse(null, e);
         }
-        if (Arrays.deepEquals(now, seen)) {
+        boolean due = validFrom != null
+                && !Instant.ofEpochMilli(time.currentTimeMillis()).isBefore(validFrom);
+        if (Arrays.deepEquals(now, seen) && !due) {
             return false;
         }
         seen = now;
+        validFrom = null;
         TlsMaterial material;
         try {
             material = parse(now);
+        } catch (TlsMaterial.NotYetValid e) {
+            // Refused once, with one warning; taken when it becomes valid, as if written then.
+            validFrom = e.notBefore();
+            return due ? false : refuse(now, e);
         } catch (RuntimeException e) { // any: one escaping the poller would end all reloads
             return refuse(now, e);
         }

@@ -29,7 +29,8 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * One generation of TLS material read from PEM: the certificate chain ({@code tls.cert}), its
  * PKCS#8 private key ({@code tls.key}) and, for mutual TLS, the authorities client
  * certificates must chain to ({@code tls.client-ca}). Checked as a whole, so a node never serves
- * a key that does not match its certificate or a certificate that has expired (see
+ * a key that does not match its certificate, or a certificate that has expired or is not valid
+ * yet (see
  * docs/http-grpc.md, "TLS").
  *
  * @param chain the served chain, leaf first
@@ -103,7 +104,7 @@ record TlsMaterial(List<X509Certificate> chain, PrivateKey key,
      *
      * @param cert the bytes of {@code files.cert()}; likewise {@code key} and {@code clientCa}
      *     (null when there is none)
-     * @param now the time the certificate must not have expired by
+     * @param now the time the certificate must be valid at (after notBefore, before notAfter)
      * @throws IllegalArgumentException naming the key and the file that is wrong and why
      */
     static TlsMaterial parse(Files files, byte[] cert, byte[] key, byte[] clientCa,
@@ -114,10 +115,31 @@ record TlsMaterial(List<X509Certificate> chain, PrivateKey key,
             throw new IllegalArgumentException("tls.cert '" + files.cert() + "': the certificate "
                     + subject(leaf) + " expired at " + leaf.getNotAfter().toInstant());
         }
+        Instant notBefore = leaf.getNotBefore().toInstant();
+        if (notBefore.isAfter(now)) {
+            throw new NotYetValid("tls.cert '" + files.cert() + "': the certificate "
+                    + subject(leaf) + " is not valid before " + notBefore + " (now is " + now
+                    + "); every handshake would fail until then", notBefore);
+        }
         PrivateKey privateKey = privateKey(key, leaf, files);
         X509ExtendedTrustManager trust = clientCa == null ? null
                 : trust(certificates(clientCa, "tls.client-ca", files.clientCa()), files);
         return new TlsMaterial(List.copyOf(chain), privateKey, trust);
+    }
+
+    /** A certificate whose notBefore is still to come: refused, and good from then on. */
+    static final class NotYetValid extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        private final transient Instant notBefore;
+
+        NotYetValid(String message, Instant notBefore) {
+            super(message);
+            this.notBefore = notBefore;
+        }
+
+        Instant notBefore() {
+            return notBefore;
+        }
     }
 
     /** The served certificate. */

@@ -114,12 +114,119 @@ class ConfigTest {
     }
 
     @Test
-    void load_unknownIdmintEnvVars_areIgnored_andBlankOnesUnset() {
+    void load_unknownIdmintEnvVars_areIgnored() {
         Config config = Config.load(Map.of(),
-                Map.of("IDMINT_JAVA_OPTS", "-Xmx1g", "IDMINT_FOO", "x", "IDMINT_WORKER", " "),
-                null);
+                Map.of("IDMINT_JAVA_OPTS", "-Xmx1g", "IDMINT_FOO", "x"), null);
 
         assertThat(config.get(Config.WORKER)).isNull();
+    }
+
+    @Test
+    void load_emptyAuthTokenEnvVar_exits2InsteadOfTurningAuthOff() {
+        // Regression: IDMINT_AUTH_TOKEN= was skipped as unset, so auth was silently off.
+        for (String variable : new String[] {"IDMINT_AUTH_TOKEN", "IDMINT_AUTH_ADMIN_TOKEN"}) {
+            for (String blank : new String[] {"", " "}) {
+                Cli.Result r = Cli.run(Map.of(variable, blank), "config");
+
+                assertThat(r.exitCode()).as(variable + "='" + blank + "'").isEqualTo(Main.USAGE);
+                assertThat(r.err()).isEqualTo("idmint: environment variable " + variable
+                        + " is set but empty: unset it or give a value\n");
+                assertThat(r.out()).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void load_blankEnvVar_isAnErrorForEveryKeyAndTheConfigFile() {
+        for (Key<?> key : Config.keys()) {
+            assertThatThrownBy(() -> Config.load(Map.of(), Map.of(key.envVar(), ""), null))
+                    .as(key.name()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("environment variable " + key.envVar()
+                            + " is set but empty: unset it or give a value");
+        }
+        assertThatThrownBy(() -> Config.load(Map.of(), Map.of("IDMINT_CONFIG", " "), null))
+                .hasMessage("environment variable IDMINT_CONFIG is set but empty: unset it or "
+                        + "give a value");
+    }
+
+    @Test
+    void configFile_aDirectory_exits2SayingSo() {
+        // Regression: exit 1 with an IOException's text.
+        Cli.Result r = Cli.run("config", "--config", dir.toString());
+
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).isEqualTo("idmint: config file '" + dir + "' (from --config) is a "
+                + "directory\n");
+    }
+
+    @Test
+    void configFile_binary_exits2SayingItIsNoTextPropertiesFile() throws Exception {
+        // Regression: exit 1, or keys read out of binary noise.
+        Path nul = Files.write(dir.resolve("nul.properties"), new byte[] {'a', '=', 0, '\n'});
+        Path latin1 = Files.write(dir.resolve("latin1.properties"),
+                new byte[] {'n', 'a', 'm', 'e', 's', 'p', 'a', 'c', 'e', '=', (byte) 0xe9});
+
+        Cli.Result r = Cli.run("config", "--config", nul.toString());
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).isEqualTo("idmint: config file '" + nul + "' (from --config) is not "
+                + "a text properties file: it holds a NUL byte\n");
+
+        r = Cli.run(Map.of("IDMINT_CONFIG", latin1.toString()), "config");
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).isEqualTo("idmint: config file '" + latin1 + "' (from IDMINT_CONFIG) "
+                + "is not a text properties file: it is not UTF-8\n");
+    }
+
+    @Test
+    void configFile_aKeyGivenTwice_exits2NamingKeyAndFile() throws Exception {
+        // Regression: the second value won without a word.
+        Path file = Files.writeString(dir.resolve("twice.properties"),
+                "namespace=a\nlease.ttl=30s\nnamespace : b\n");
+
+        Cli.Result r = Cli.run("config", "--config", file.toString());
+
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).isEqualTo("idmint: config file '" + file + "' (from --config): key "
+                + "namespace is given twice; give each key once\n");
+    }
+
+    @Test
+    void bind_isCheckedBySyntax_withoutAskingDns() {
+        // Regression: 999.1.1.1 went to DNS at bind and exited 1.
+        for (String good : new String[] {"127.0.0.1", "0.0.0.0", "255.255.255.255", "::1", "::",
+            "fe80::1%1", "2001:db8::8a2e:370:7334", "::ffff:10.0.0.1", "localhost",
+            "node-1.example.com", "example.com."}) {
+            assertThat(ConfigValues.bind(good)).as(good).isEqualTo(good);
+        }
+        for (String bad : new String[] {"999.1.1.1", "1.2.3", "1.2.3.4.5", "01.2.3.4", "1..2.3",
+            "256.0.0.0", "::g", "1:2:3:4:5:6:7:8:9", ":::", "-host", "host-", "a..b", "a b",
+            "host_name", "x".repeat(64)}) {
+            Cli.Result r = Cli.run(Map.of("IDMINT_BIND", bad), "config");
+            assertThat(r.exitCode()).as(bad + ": " + r.err()).isEqualTo(Main.USAGE);
+            assertThat(r.err()).as(bad).startsWith("idmint: bind '" + bad + "' (from "
+                    + "environment variable IDMINT_BIND) is not valid: expected ");
+        }
+    }
+
+    @Test
+    void logAccess_aFileThatCannotBeAppended_exits2() throws Exception {
+        // Regression: serve started, then exited 1 when it opened the file.
+        Path missing = dir.resolve("no/such/dir/access.log");
+
+        Cli.Result r = Cli.run("config", "--log-access", missing.toString());
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).isEqualTo("idmint: log.access '" + missing + "' (from flag "
+                + "--log-access) is not valid: its directory " + missing.getParent()
+                + " does not exist\n");
+
+        r = Cli.run("serve", "--log-access", dir.toString());
+        assertThat(r.exitCode()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).isEqualTo("idmint: log.access '" + dir + "' (from flag --log-access) "
+                + "is not valid: is a directory; expected off, on or a file\n");
+
+        assertThat(Cli.run("config", "--log-access", dir.resolve("access.log").toString())
+                .exitCode()).isZero();
+        assertThat(Cli.run("config", "--log-access", "on").exitCode()).isZero();
     }
 
     @Test
@@ -315,7 +422,7 @@ class ConfigTest {
     @Test
     void environment_misspelledVariable_warnsWithTheNearestKey_knownOnesDoNot() {
         Config config = Config.load(Map.of(), Map.of("IDMINT_HTTP_PROT", "1",
-                "IDMINT_CLOCK_MAXWAIT", "1s", "IDMINT_CONFIG", "", "IDMINT_WORKER", "3"), null);
+                "IDMINT_CLOCK_MAXWAIT", "1s", "IDMINT_WORKER", "3"), null);
 
         assertThat(config.warnings()).containsExactly(
                 "environment variable IDMINT_CLOCK_MAXWAIT is not an idmint setting and is "

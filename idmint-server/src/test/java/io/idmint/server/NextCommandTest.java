@@ -160,7 +160,8 @@ class NextCommandTest {
         Cli.Result r = Cli.run("next", "--clock-max-wait", "1h", "--data-dir", data.toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("clock.max-wait must be between 0 and 10s, got 1h")
+        assertThat(r.err()).contains("clock.max-wait '1h' (from flag --clock-max-wait) is not "
+                + "valid: '1h' must be between 0ms and 10s")
                 .doesNotContain("PT");
     }
 

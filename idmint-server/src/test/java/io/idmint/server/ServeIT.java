@@ -163,15 +163,36 @@ class ServeIT {
     }
 
     @Test
+    void sigterm_withTheLongestGraceAndReservation_stopsAtOnce_andARestartMints()
+            throws Exception {
+        // Regression: past these maxima, SIGTERM failed on a long overflow, and a restarted
+        // node stayed CLOCK_BEHIND its own reservation for good.
+        Path data = tmp.resolve("data");
+        List<String> longest = List.of("--shutdown-grace", "10m", "--lease-reservation", "5m");
+
+        Running first = start(data, "first", List.of(), longest);
+        List<Long> firstIds = fetch(first.http, 1);
+        assertThat(stop(first)).isZero(); // within seconds: nothing in flight, no grace wait
+        assertThat(Files.readString(first.stderr)).contains("idmint: stopped; worker released")
+                .doesNotContain("overflow", "Exception");
+
+        Running second = start(data, "second", List.of(), longest);
+        assertThat(second.worker).isZero();
+        List<Long> secondIds = fetch(second.http, 1);
+        assertThat(Collections.min(secondIds)).isGreaterThan(Collections.max(firstIds));
+        assertThat(stop(second)).isZero();
+    }
+
+    @Test
     void badSegmentSettings_exit2NamingKeyAndValue() {
         String[][] cases = {
             {"--segment-step", "0", "segment.step '0' (from flag --segment-step) is not valid: "
                 + "expected a whole number from 1 to 1099511627776 (2^40)"},
             {"--segment-max-step", "x", "segment.max-step 'x'"},
             {"--segment-target-duration", "0s", "segment.target-duration '0s' (from flag "
-                + "--segment-target-duration) is not valid: expected a duration above zero"},
-            {"--segment-fetch-timeout", "2m", "segment.fetch-timeout must be at most 1m, got "
-                + "2m"},
+                + "--segment-target-duration) is not valid: '0s' must be between 1ms and 1h"},
+            {"--segment-fetch-timeout", "2m", "segment.fetch-timeout '2m' (from flag "
+                + "--segment-fetch-timeout) is not valid: '2m' must be between 1ms and 1m"},
             {"--segment-auto-create", "maybe", "segment.auto-create 'maybe'"},
             {"--segment-store", "nope://x", "segment store 'nope://x': no backend for scheme "
                 + "'nope'"},
@@ -228,12 +249,18 @@ class ServeIT {
     }
 
     private Running start(Path data, String name, String... jvmOptions) throws Exception {
+        return start(data, name, List.of(jvmOptions), List.of());
+    }
+
+    private Running start(Path data, String name, List<String> jvmOptions,
+            List<String> serveArgs) throws Exception {
         Path stderr = tmp.resolve(name + ".stderr");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"),
                 "bin", "java").toString()));
-        command.addAll(List.of(jvmOptions));
+        command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar.toString(), "serve", "--http-port", "0",
                 "--grpc-port", "0", "--bind", "127.0.0.1", "--data-dir", data.toString()));
+        command.addAll(serveArgs);
         Process p = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
         processes.add(p);
         BlockingQueue<String> lines = ChildProcess.stdoutLines(p, "serve");

@@ -44,6 +44,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -313,6 +314,71 @@ class TlsIT {
                 .hasMessageStartingWith("static.peers asks the other nodes over plain HTTP, "
                         + "which a node with tls.cert does not answer");
         assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void start_notYetValidCertificate_isRefusedNamingTheFileAndItsNotBefore() throws Exception {
+        // Regression: taken at start, then every handshake failed. The clock two hours back
+        // puts the certificate's notBefore (an hour ago) in the future.
+        AtomicLong offset = new AtomicLong(-Duration.ofHours(2).toMillis());
+        Metrics metrics = new Metrics(java.util.Map.of());
+        open.add(metrics);
+        java.time.Instant notBefore = x509(cert).getNotBefore().toInstant();
+
+        assertThatThrownBy(() -> ServerTls.open(TestServers.config(dir.resolve("data"),
+                "tls.cert=" + cert, "tls.key=" + key), shifted(offset), warnings::add, metrics,
+                BY_HAND)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("tls.cert '" + cert + "': the certificate CN=node is not "
+                        + "valid before " + notBefore + " (now is ");
+    }
+
+    @Test
+    void reload_notYetValidCertificate_isRefusedOnce_thenTakenWhenValid() throws Exception {
+        AtomicLong offset = new AtomicLong();
+        Metrics metrics = new Metrics(java.util.Map.of());
+        open.add(metrics);
+        ServerTls tls = ServerTls.open(TestServers.config(dir.resolve("data"),
+                "tls.cert=" + cert, "tls.key=" + key), shifted(offset), warnings::add, metrics,
+                BY_HAND);
+        open.add(tls);
+        String served = tls.material().serial();
+
+        install(ca.peer("node-2"));
+        offset.set(-Duration.ofHours(2).toMillis());
+        assertThat(tls.reload()).isFalse();
+        assertThat(tls.reload()).isFalse();
+        assertThat(tls.material().serial()).isEqualTo(served);
+        assertThat(warnings).singleElement().asString().startsWith("TLS: refused the changed "
+                + "files, still serving certificate serial " + served + ": tls.cert '" + cert
+                + "': the certificate CN=node-2 is not valid before "
+                + x509(cert).getNotBefore().toInstant());
+        assertThat(metrics.scrape()).contains("idmint_tls_reloads_total{result=\"refused\"} 1.0");
+
+        offset.set(0); // its notBefore has come: the same files are taken
+        assertThat(tls.reload()).isTrue();
+        assertThat(tls.material().serial()).isEqualTo(serial(cert).toString(16));
+        assertThat(warnings).hasSize(1);
+    }
+
+    /** The system clock moved by {@code offset} ms, as the TLS checks read it. */
+    private static TimeSource shifted(AtomicLong offset) {
+        TimeSource system = TimeSource.system();
+        return new TimeSource() {
+            @Override
+            public long currentTimeMillis() {
+                return system.currentTimeMillis() + offset.get();
+            }
+
+            @Override
+            public long nanoTime() {
+                return system.nanoTime();
+            }
+
+            @Override
+            public void awaitMillis(long unixMillis) throws InterruptedException {
+                system.awaitMillis(unixMillis);
+            }
+        };
     }
 
     @Test
