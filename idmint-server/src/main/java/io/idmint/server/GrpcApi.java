@@ -109,19 +109,23 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      * {@code awaitTermination}.
      *
      * @param tls TLS for every connection, or null for plaintext
+     * @param metrics counts each call by method and status
      * @throws IOException when the address cannot be bound
      */
     static Server start(IdService service, Formats formats, SegmentService segments,
             RequestPipeline pipeline, GrpcHealth health, GrpcIdStream.Pauses pauses, String host,
-            int port, io.netty.handler.ssl.SslContext tls) throws IOException {
+            int port, io.netty.handler.ssl.SslContext tls, Metrics metrics) throws IOException {
         Executor calls = executor();
         ServerServiceDefinition api =
                 new GrpcApi(service, formats, segments, pipeline, pauses, calls).definition();
         // Nothing to check or charge when unguarded: no caller to read, no context per call.
+        // The last interceptor given runs first: the counts see what the callers refuse.
         return NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .sslContext(tls)
                 .addService(pipeline.guarded()
-                        ? ServerInterceptors.intercept(api, new GrpcCallers(pipeline)) : api)
+                        ? ServerInterceptors.intercept(api, new GrpcCallers(pipeline),
+                                new GrpcCounts(metrics))
+                        : ServerInterceptors.intercept(api, new GrpcCounts(metrics)))
                 // Probes and grpcurl carry no token, as HTTP's /health/* need none.
                 .addService(health.service())
                 .addService(ProtoReflectionServiceV1.newInstance())
@@ -176,7 +180,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             count = RequestPipeline.count(request.hasCount(), request.getCount(),
                     MAX_STREAM_COUNT);
         } catch (RuntimeException e) {
-            out.onError(GrpcStatus.of(e));
+            out.onError(GrpcStatus.of(e, pipeline.errors(), "StreamIds"));
             return;
         }
         GrpcIdStream.start((ServerCallStreamObserver<GrpcIdBatch>) out, service, pipeline,
@@ -315,12 +319,12 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     }
 
     /** Answers a unary call with what {@code call} returns, or with its failure as a status. */
-    private static <T> void unary(StreamObserver<T> out, Supplier<T> call) {
+    private <T> void unary(StreamObserver<T> out, Supplier<T> call) {
         T response;
         try {
             response = call.get();
         } catch (RuntimeException e) {
-            out.onError(GrpcStatus.of(e));
+            out.onError(GrpcStatus.of(e, pipeline.errors(), "a unary call"));
             return;
         }
         out.onNext(response);

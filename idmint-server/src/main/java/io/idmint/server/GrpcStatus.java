@@ -30,21 +30,22 @@ import io.grpc.StatusRuntimeException;
  */
 final class GrpcStatus {
 
-    private static final System.Logger LOG = System.getLogger(GrpcStatus.class.getName());
-
     private GrpcStatus() {
     }
 
-    /** The status to close a call with after {@code e}; anything unforeseen is INTERNAL. */
-    static StatusRuntimeException of(RuntimeException e) {
+    /**
+     * The status to close a call with after {@code e}; anything unforeseen is INTERNAL, logged
+     * by {@code errors} and described by its incident id only, never by the exception.
+     *
+     * @param call what was being answered, for the log: a method name
+     */
+    static StatusRuntimeException of(RuntimeException e, InternalErrors errors, String call) {
         if (e instanceof StatusRuntimeException s) {
             return s;
         }
         ApiException refused = ApiException.of(e);
         if (refused == null) {
-            LOG.log(System.Logger.Level.ERROR, "internal error answering a gRPC call", e);
-            return Status.INTERNAL.withDescription(e.toString()).withCause(e)
-                    .asRuntimeException();
+            return Status.INTERNAL.withDescription(errors.report(e, call)).asRuntimeException();
         }
         Status status = switch (refused.problem()) {
             case UNAUTHORIZED -> Status.UNAUTHENTICATED;

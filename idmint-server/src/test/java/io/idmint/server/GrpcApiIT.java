@@ -517,8 +517,11 @@ class GrpcApiIT {
         resources.push(health::drain);
         pauses = new GrpcIdStream.Pauses();
         resources.push(pauses::drain);
+        Metrics metrics = new Metrics(java.util.Map.of());
+        resources.push(metrics::close);
         server = GrpcApi.start(service, new Formats(null, null), null,
-                new RequestPipeline(access, null), health, pauses, "127.0.0.1", 0, null);
+                new RequestPipeline(access, null, new InternalErrors(TimeSource.system())),
+                health, pauses, "127.0.0.1", 0, null, metrics);
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())
