@@ -13,6 +13,8 @@ import io.grpc.StatusRuntimeException;
  *   <tr><th>Problem</th><th>HTTP</th><th>gRPC status</th></tr>
  *   <tr><td>bad parameter, malformed ID or code</td><td>400</td>
  *       <td>INVALID_ARGUMENT, the detail as description</td></tr>
+ *   <tr><td>more than one token (Authorization header, authorization value)</td><td>400</td>
+ *       <td>INVALID_ARGUMENT</td></tr>
  *   <tr><td>no or wrong token</td><td>401</td><td>UNAUTHENTICATED</td></tr>
  *   <tr><td>API token on an admin call</td><td>403</td><td>PERMISSION_DENIED</td></tr>
  *   <tr><td>unknown segment tag</td><td>404</td><td>NOT_FOUND</td></tr>
@@ -23,6 +25,8 @@ import io.grpc.StatusRuntimeException;
  *       <td>FAILED_PRECONDITION: retrying will not help until the server is configured</td></tr>
  *   <tr><td>not ready, segment store down</td><td>503 + Retry-After</td>
  *       <td>UNAVAILABLE + {@code retry-after} trailer</td></tr>
+ *   <tr><td>anything else: a bug</td><td>500</td>
+ *       <td>INTERNAL, naming the incident id {@link InternalErrors} logged it with</td></tr>
  * </table>
  *
  * <p>The {@code retry-after} trailer holds whole seconds, at least 1, as HTTP's
