@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * addresses, lines forged into the logs, two tokens at once, and error details that echo the
  * request or name the code. Each against a real in-process server, over HTTP and gRPC.
  */
-class AbuseIT {
+class CallerAbuseIT {
 
     private static final String API = "api-secret";
     private static final String ADMIN = "admin-secret";
@@ -253,7 +253,7 @@ class AbuseIT {
             thread.start();
             threads.add(thread);
         }
-        threads.forEach(AbuseIT::join);
+        threads.forEach(CallerAbuseIT::join);
         assertThat(failed).isEmpty();
         return (ok[0] + ok[1]) * PER_CALL;
     }
