@@ -1,10 +1,12 @@
 package io.idmint.server;
 
 import io.idmint.TimeSource;
+import io.netty.util.NetUtil;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Optional security, shared by HTTP and gRPC: bearer tokens (one for the API, a separate one for
@@ -27,10 +29,19 @@ final class Access {
     private final byte[] adminToken;
     private final long idsPerSecond;
     private final TimeSource time;
-    /** Above this many clients, idle ones are swept out. */
-    private static final int MAX_CLIENTS = 10_000;
+    /** Counts the charges of new clients that found the table full and took the shared one. */
+    private final Runnable shared;
+    /**
+     * The most clients with an allowance of their own. At the cap, idle ones are swept out (at
+     * most once a second, so a flood of new keys cannot make every charge a scan), and a new
+     * client that still finds the table full shares {@link #overflow} with every other such.
+     */
+    static final int MAX_CLIENTS = 10_000;
+    private static final long SWEEP_EVERY_NANOS = 1_000_000_000L;
 
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+    private final Bucket overflow;
+    private final AtomicLong lastSweep;
 
     /**
      * @param apiToken the token API calls must bear, or null for none
@@ -39,10 +50,20 @@ final class Access {
      * @param idsPerSecond IDs per second per client, or 0 for no limit
      */
     Access(String apiToken, String adminToken, long idsPerSecond, TimeSource time) {
+        this(apiToken, adminToken, idsPerSecond, time, () -> { });
+    }
+
+    /** @param shared counts each charge of a new client sent to the shared overflow allowance */
+    Access(String apiToken, String adminToken, long idsPerSecond, TimeSource time,
+            Runnable shared) {
         this.apiToken = apiToken == null ? null : apiToken.getBytes(StandardCharsets.UTF_8);
         this.adminToken = adminToken == null ? null : adminToken.getBytes(StandardCharsets.UTF_8);
         this.idsPerSecond = idsPerSecond;
         this.time = time;
+        this.shared = shared;
+        long now = time.nanoTime();
+        this.overflow = new Bucket(idsPerSecond, now);
+        this.lastSweep = new AtomicLong(now);
     }
 
     boolean authEnabled() {
@@ -79,23 +100,95 @@ final class Access {
     }
 
     /**
-     * Takes {@code ids} from {@code client}'s allowance (the token, else the remote address) if
-     * it holds them. The token was checked already.
+     * The key of a caller's allowance: who the caller is proven to be. That is the token it bears
+     * when the token is one of those configured ({@code api} or {@code admin}, so two spellings
+     * of one token are one client), else its network: the IPv4 /24 or the IPv6 /64 of its
+     * address (an IPv4-mapped IPv6 address counts as IPv4). Never the raw header: a made-up
+     * token, or another address of the same host, would get a full allowance of its own.
+     *
+     * @param authorization the {@code Authorization} value, or null
+     * @param address the caller's IP address as text, or null
+     */
+    String client(String authorization, String address) {
+        byte[] presented = bearer(authorization);
+        if (matches(presented, adminToken)) {
+            return "token:admin";
+        }
+        if (matches(presented, apiToken)) {
+            return "token:api";
+        }
+        return network(address);
+    }
+
+    /** {@code net:a.b.c} for an IPv4 /24, {@code net:} and 8 bytes in hex for an IPv6 /64. */
+    static String network(String address) {
+        byte[] ip = address == null ? null : NetUtil.createByteArrayFromIpAddressString(address);
+        if (ip == null) {
+            return "net:unknown";
+        }
+        if (ip.length == 16 && isIpv4Mapped(ip)) {
+            ip = java.util.Arrays.copyOfRange(ip, 12, 16);
+        }
+        StringBuilder b = new StringBuilder(24).append("net:");
+        if (ip.length == 4) {
+            return b.append(ip[0] & 0xff).append('.').append(ip[1] & 0xff).append('.')
+                    .append(ip[2] & 0xff).toString();
+        }
+        for (int i = 0; i < 8; i++) {
+            b.append(Character.forDigit((ip[i] >> 4) & 0xf, 16))
+                    .append(Character.forDigit(ip[i] & 0xf, 16));
+        }
+        return b.toString();
+    }
+
+    private static boolean isIpv4Mapped(byte[] ip) {
+        for (int i = 0; i < 10; i++) {
+            if (ip[i] != 0) {
+                return false;
+            }
+        }
+        return ip[10] == (byte) 0xff && ip[11] == (byte) 0xff;
+    }
+
+    /**
+     * Takes {@code ids} from {@code client}'s allowance (a key from {@link #client}) if it holds
+     * them. The token was checked already.
      *
      * @return 0 when taken, else the nanoseconds until the allowance holds them (nothing taken)
      */
     long take(String client, long ids) {
-        if (buckets.size() > MAX_CLIENTS) {
-            sweep(time.nanoTime());
+        long now = time.nanoTime();
+        Bucket b = buckets.get(client);
+        if (b == null) {
+            b = admit(client, now);
         }
-        Bucket b = buckets.computeIfAbsent(client,
-                k -> new Bucket(idsPerSecond, time.nanoTime()));
-        return b.take(ids, idsPerSecond, time.nanoTime());
+        return b.take(ids, idsPerSecond, now);
+    }
+
+    /** The bucket of a client not in the table: a new one, or the overflow when it is full. */
+    private Bucket admit(String client, long now) {
+        if (buckets.size() >= MAX_CLIENTS) {
+            long last = lastSweep.get();
+            if (now - last >= SWEEP_EVERY_NANOS && lastSweep.compareAndSet(last, now)) {
+                sweep(now);
+            }
+            if (buckets.size() >= MAX_CLIENTS) {
+                shared.run();
+                return overflow;
+            }
+        }
+        // Threads racing past the check may add a few more than the cap: still bounded.
+        return buckets.computeIfAbsent(client, k -> new Bucket(idsPerSecond, now));
+    }
+
+    /** How many clients have an allowance of their own (the overflow aside). */
+    int clients() {
+        return buckets.size();
     }
 
     /**
      * Forgets clients idle for over a second: their buckets are full again, so forgetting them
-     * changes no verdict, and the table cannot grow without bound.
+     * changes no verdict.
      */
     private void sweep(long nowNanos) {
         buckets.values().removeIf(b -> b.idleSince(nowNanos) > 1_000_000_000L);
@@ -112,7 +205,7 @@ final class Access {
     }
 
     /** The token of a {@code Bearer} authorization, or null when it is not one. */
-    static String token(String authorization) {
+    private static String token(String authorization) {
         if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;
         }

@@ -110,11 +110,12 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      *
      * @param tls TLS for every connection, or null for plaintext
      * @param limits what the server holds for callers at most, and the event loops it runs on
+     * @param metrics counts each call by method and status
      * @throws IOException when the address cannot be bound
      */
     static Server start(IdService service, Formats formats, SegmentService segments,
             RequestPipeline pipeline, GrpcHealth health, GrpcIdStream.Pauses pauses, String host,
-            int port, io.netty.handler.ssl.SslContext tls, GrpcLimits limits)
+            int port, io.netty.handler.ssl.SslContext tls, GrpcLimits limits, Metrics metrics)
             throws IOException {
         Executor calls = executor();
         ServerServiceDefinition api =
@@ -122,9 +123,12 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         NettyServerBuilder builder =
                 limits.applyTo(NettyServerBuilder.forAddress(new InetSocketAddress(host, port)));
         // Nothing to check or charge when unguarded: no caller to read, no context per call.
+        // The last interceptor given runs first: the counts see what the callers refuse.
         return builder.sslContext(tls)
                 .addService(pipeline.guarded()
-                        ? ServerInterceptors.intercept(api, new GrpcCallers(pipeline)) : api)
+                        ? ServerInterceptors.intercept(api, new GrpcCallers(pipeline),
+                                new GrpcCounts(metrics))
+                        : ServerInterceptors.intercept(api, new GrpcCounts(metrics)))
                 // Probes and grpcurl carry no token, as HTTP's /health/* need none.
                 .addService(health.service())
                 .addService(ProtoReflectionServiceV1.newInstance())
@@ -181,7 +185,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             // A stream mints only while gRPC holds under its ready threshold (32 KiB) unsent.
             GrpcLimits.reserve(32 * 1024 + REPLY_OVERHEAD + Math.min(batch, count) * ID_BYTES);
         } catch (RuntimeException e) {
-            out.onError(GrpcStatus.of(e));
+            out.onError(GrpcStatus.of(e, pipeline.errors(), "StreamIds"));
             return;
         }
         GrpcIdStream.start((ServerCallStreamObserver<GrpcIdBatch>) out, service, pipeline,
@@ -321,12 +325,12 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     }
 
     /** Answers a unary call with what {@code call} returns, or with its failure as a status. */
-    private static <T> void unary(StreamObserver<T> out, Supplier<T> call) {
+    private <T> void unary(StreamObserver<T> out, Supplier<T> call) {
         T response;
         try {
             response = call.get();
         } catch (RuntimeException e) {
-            out.onError(GrpcStatus.of(e));
+            out.onError(GrpcStatus.of(e, pipeline.errors(), "a unary call"));
             return;
         }
         out.onNext(response);

@@ -11,6 +11,8 @@ import io.grpc.StatusRuntimeException;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -46,16 +48,20 @@ final class GrpcCallers implements ServerInterceptor {
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
             ServerCallHandler<Q, R> next) {
         SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
-        RequestPipeline.Caller caller = new RequestPipeline.Caller(
-                headers.get(GrpcApi.AUTHORIZATION),
+        Iterable<String> tokens = headers.getAll(GrpcApi.AUTHORIZATION);
+        List<String> authorizations = new ArrayList<>(1);
+        if (tokens != null) {
+            tokens.forEach(authorizations::add);
+        }
+        RequestPipeline.Caller caller = RequestPipeline.Caller.of(authorizations,
                 remote instanceof InetSocketAddress inet && inet.getAddress() != null
                         ? inet.getAddress().getHostAddress() : String.valueOf(remote));
         String method = call.getMethodDescriptor().getFullMethodName();
+        String name = call.getMethodDescriptor().getBareMethodName();
         try {
-            pipeline.authorise(caller, ADMIN_METHODS.contains(method),
-                    call.getMethodDescriptor().getBareMethodName());
-        } catch (ApiException e) {
-            StatusRuntimeException refused = GrpcStatus.of(e);
+            pipeline.authorise(caller, ADMIN_METHODS.contains(method), name);
+        } catch (RuntimeException e) {
+            StatusRuntimeException refused = GrpcStatus.of(e, pipeline.errors(), name);
             call.close(refused.getStatus(), new Metadata());
             return new ServerCall.Listener<>() { };
         }

@@ -114,7 +114,7 @@ final class GrpcIdStream implements Runnable {
         } catch (RuntimeException e) {
             if (!over) {
                 over = true;
-                call.onError(GrpcStatus.of(e));
+                call.onError(GrpcStatus.of(e, pipeline.errors(), "StreamIds"));
             }
         }
     }

@@ -103,7 +103,7 @@ final class GrpcLimits implements ServerInterceptor {
         try {
             r.take(CALL_BYTES);
         } catch (ApiException e) {
-            io.grpc.StatusRuntimeException status = GrpcStatus.of(e);
+            io.grpc.StatusRuntimeException status = GrpcStatus.of(e, null, null);
             call.close(status.getStatus(), status.getTrailers());
             return new ServerCall.Listener<>() { };
         }

@@ -13,6 +13,8 @@ import io.grpc.StatusRuntimeException;
  *   <tr><th>Problem</th><th>HTTP</th><th>gRPC status</th></tr>
  *   <tr><td>bad parameter, malformed ID or code</td><td>400</td>
  *       <td>INVALID_ARGUMENT, the detail as description</td></tr>
+ *   <tr><td>more than one token (Authorization header, authorization value)</td><td>400</td>
+ *       <td>INVALID_ARGUMENT</td></tr>
  *   <tr><td>no or wrong token</td><td>401</td><td>UNAUTHENTICATED</td></tr>
  *   <tr><td>API token on an admin call</td><td>403</td><td>PERMISSION_DENIED</td></tr>
  *   <tr><td>unknown segment tag</td><td>404</td><td>NOT_FOUND</td></tr>
@@ -25,6 +27,8 @@ import io.grpc.StatusRuntimeException;
  *       <td>FAILED_PRECONDITION: retrying will not help until the server is configured</td></tr>
  *   <tr><td>not ready, segment store down, server holding its most unread replies</td><td>503 + Retry-After</td>
  *       <td>UNAVAILABLE + {@code retry-after} trailer</td></tr>
+ *   <tr><td>anything else: a bug</td><td>500</td>
+ *       <td>INTERNAL, naming the incident id {@link InternalErrors} logged it with</td></tr>
  * </table>
  *
  * <p>The {@code retry-after} trailer holds whole seconds, at least 1, as HTTP's
@@ -32,21 +36,22 @@ import io.grpc.StatusRuntimeException;
  */
 final class GrpcStatus {
 
-    private static final System.Logger LOG = System.getLogger(GrpcStatus.class.getName());
-
     private GrpcStatus() {
     }
 
-    /** The status to close a call with after {@code e}; anything unforeseen is INTERNAL. */
-    static StatusRuntimeException of(RuntimeException e) {
+    /**
+     * The status to close a call with after {@code e}; anything unforeseen is INTERNAL, logged
+     * by {@code errors} and described by its incident id only, never by the exception.
+     *
+     * @param call what was being answered, for the log: a method name
+     */
+    static StatusRuntimeException of(RuntimeException e, InternalErrors errors, String call) {
         if (e instanceof StatusRuntimeException s) {
             return s;
         }
         ApiException refused = ApiException.of(e);
         if (refused == null) {
-            LOG.log(System.Logger.Level.ERROR, "internal error answering a gRPC call", e);
-            return Status.INTERNAL.withDescription(e.toString()).withCause(e)
-                    .asRuntimeException();
+            return Status.INTERNAL.withDescription(errors.report(e, call)).asRuntimeException();
         }
         Status status = switch (refused.problem()) {
             case UNAUTHORIZED -> Status.UNAUTHENTICATED;

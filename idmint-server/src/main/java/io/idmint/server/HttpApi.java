@@ -33,8 +33,6 @@ import java.util.Map;
  */
 final class HttpApi extends VerticleBase {
 
-    private static final System.Logger LOG = System.getLogger(HttpApi.class.getName());
-
     /** The longest request line (method, URI, version) accepted; longer gets 414. */
     static final int MAX_REQUEST_LINE = 4096;
     /** The most header bytes accepted; more gets 431. */
@@ -49,6 +47,8 @@ final class HttpApi extends VerticleBase {
      * the next tick); it then hands the status to its {@link Recorder}.
      */
     static final int PENDING = -1;
+    /** The URI of the request Netty's decoder makes up when the request line is unreadable. */
+    private static final String INVALID_LINE_URI = "/bad-request";
 
     /** Records an answered request: its metrics, and its access log line. */
     @FunctionalInterface
@@ -91,7 +91,8 @@ final class HttpApi extends VerticleBase {
         this.metrics = metrics;
         this.time = time;
         this.ids = new IdEndpoints(service, formats, pipeline, time, this::record);
-        this.ops = new OpsEndpoints(service, segments, metrics, time, node, this::record);
+        this.ops = new OpsEndpoints(service, segments, metrics, time, node, this::record,
+                pipeline);
         this.segments = new SegmentEndpoints(segments, pipeline, this::record,
                 connections.idleTimeout());
         this.leaf = leafStrict ? new LeafCompat(service, segments, pipeline, time,
@@ -173,7 +174,7 @@ final class HttpApi extends VerticleBase {
         try {
             status = serve(route, req, start);
         } catch (RuntimeException e) {
-            status = internalError(req, e);
+            status = internalError(pipeline, req, route, e);
         }
         if (status != PENDING) {
             record(req, route, status, start);
@@ -194,17 +195,23 @@ final class HttpApi extends VerticleBase {
      * Answers a failure that comes after the request was handed on: what the pipeline refuses
      * as its problem, anything else as a 500.
      */
-    static int failed(HttpServerRequest req, RuntimeException e) {
+    static int failed(RequestPipeline pipeline, HttpServerRequest req, Route route,
+            RuntimeException e) {
         ApiException refused = ApiException.of(e);
-        return refused != null ? Responses.problem(req, refused) : internalError(req, e);
+        return refused != null ? Responses.problem(req, refused)
+                : internalError(pipeline, req, route, e);
     }
 
-    /** Logs an unexpected failure and answers 500, unless an answer went out already. */
-    static int internalError(HttpServerRequest req, RuntimeException e) {
-        LOG.log(System.Logger.Level.ERROR, "internal error answering " + req.method() + " "
-                + req.uri(), e);
+    /**
+     * Logs an unexpected failure under an incident id ({@link InternalErrors}) and answers 500
+     * naming the id, unless an answer went out already. Neither names the exception nor echoes
+     * the request: the log has the route, not the URI.
+     */
+    static int internalError(RequestPipeline pipeline, HttpServerRequest req, Route route,
+            RuntimeException e) {
+        String detail = pipeline.errors().report(e, req.method().name() + " " + route.label());
         return req.response().ended() ? 200
-                : problem(req.response(), Problem.INTERNAL, "internal error: " + e);
+                : problem(req.response(), Problem.INTERNAL, detail);
     }
 
     private int serve(Route route, HttpServerRequest req, long start) {
@@ -271,8 +278,8 @@ final class HttpApi extends VerticleBase {
 
     /** Who is calling, read only when the pipeline checks tokens or rates. */
     private RequestPipeline.Caller caller(HttpServerRequest req) {
-        return !pipeline.guarded() ? RequestPipeline.Caller.NOBODY : new RequestPipeline.Caller(
-                req.getHeader(HttpHeaders.AUTHORIZATION), req.remoteAddress().host());
+        return !pipeline.guarded() ? RequestPipeline.Caller.NOBODY : RequestPipeline.Caller.of(
+                req.headers().getAll(HttpHeaders.AUTHORIZATION), req.remoteAddress().host());
     }
 
     /**
@@ -292,7 +299,11 @@ final class HttpApi extends VerticleBase {
                 && !(route == Route.SEGMENTS && req.method() == HttpMethod.POST);
     }
 
-    /** Requests the decoder refused: too long a URI or headers, or not HTTP at all. */
+    /**
+     * Requests the decoder refused: too long a URI or headers, or not HTTP at all. The detail
+     * is fixed per kind and never the decoder's message, which quotes the request's bytes (a
+     * header line with its bearer token, say); nothing of the request is logged either.
+     */
     private void invalid(HttpServerRequest req) {
         long start = time.nanoTime();
         Throwable cause = req.decoderResult().cause();
@@ -302,7 +313,10 @@ final class HttpApi extends VerticleBase {
         String detail = switch (p) {
             case URI_TOO_LONG -> "the request line is longer than " + MAX_REQUEST_LINE + " bytes";
             case HEADERS_TOO_LARGE -> "the headers are larger than " + MAX_HEADERS + " bytes";
-            default -> "malformed request: " + (cause == null ? "unknown" : cause.getMessage());
+            // Netty stands a request of its own in for one whose request line it could not read.
+            default -> INVALID_LINE_URI.equals(req.uri())
+                    ? "malformed request: invalid request line"
+                    : "malformed request: invalid header line";
         };
         problemAndClose(req, p, detail);
         metrics.request(Route.INVALID, p.status(), time.nanoTime() - start);

@@ -88,7 +88,7 @@ final class IdEndpoints {
             return answer(req.response(), route, mint.ids(), n);
         }
         return mint.later(taken, n, (ids, m) -> answer(req.response(), route, ids, m),
-                e -> HttpApi.failed(req, e),
+                e -> HttpApi.failed(pipeline, req, route, e),
                 status -> recorder.record(req, route, status, startNanos));
     }
 

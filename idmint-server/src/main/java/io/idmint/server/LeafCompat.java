@@ -116,7 +116,7 @@ final class LeafCompat {
     private int snowflakeFailed(HttpServerRequest req, RuntimeException e) {
         return e instanceof IdUnavailableException u
                 ? error(req, 500, "Internal Server Error", snowflakeCode(u))
-                : HttpApi.internalError(req, e);
+                : HttpApi.internalError(pipeline, req, Route.LEAF_SNOWFLAKE, e);
     }
 
     private static long snowflakeCode(IdUnavailableException e) {

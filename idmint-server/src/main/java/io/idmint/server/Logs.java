@@ -27,6 +27,7 @@ final class Logs {
 
     /** The loggers configured here, held so that the JDK cannot collect their levels. */
     private static final Map<String, Logger> CONFIGURED = new LinkedHashMap<>();
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private Logs() {
     }
@@ -192,28 +193,88 @@ final class Logs {
                 ? (Map<String, Object>) m : Map.of();
     }
 
-    /** {@code ts level logger: msg key=value…}, and the stack trace below, if any. */
+    /**
+     * Whether {@code c} must not reach a log as it is: a C0 or C1 control or DEL (line feeds,
+     * carriage returns, tabs, terminal escapes) or a Unicode line or paragraph separator. Any
+     * of them could start a line the server never wrote, or move a terminal's cursor.
+     */
+    static boolean isControl(char c) {
+        return c < 0x20 || c >= 0x7f && c <= 0x9f || c == '\u2028' || c == '\u2029';
+    }
+
+    /**
+     * Appends {@code s}, each {@link #isControl} character as a backslash escape: n, r or t,
+     * else u and four hex digits (ESC is backslash, u001b), as JSON writes them.
+     */
+    static StringBuilder escaped(StringBuilder b, CharSequence s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!isControl(c)) {
+                b.append(c);
+                continue;
+            }
+            switch (c) {
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> b.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf])
+                        .append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
+            }
+        }
+        return b;
+    }
+
+    /**
+     * {@code ts level logger: msg key=value…}, and the stack trace below, if any. This is the
+     * one place text lines are made (the access log's too), so the one place that escapes: the
+     * message, every field and each exception's text have their {@link #isControl} characters
+     * escaped, and every line starts with the timestamp, or with a tab (a stack trace's).
+     */
     static final class TextFormat extends Formatter {
         @Override
         public String format(LogRecord r) {
             StringBuilder b = new StringBuilder(128).append(r.getInstant()).append(' ')
-                    .append(name(r.getLevel()).toUpperCase(Locale.ROOT)).append(' ')
-                    .append(r.getLoggerName()).append(": ")
-                    .append(fields(r).isEmpty() ? formatMessage(r) : r.getMessage());
-            fields(r).forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+                    .append(name(r.getLevel()).toUpperCase(Locale.ROOT)).append(' ');
+            escaped(b, String.valueOf(r.getLoggerName())).append(": ");
+            escaped(b, fields(r).isEmpty() ? formatMessage(r) : String.valueOf(r.getMessage()));
+            fields(r).forEach((k, v) -> escaped(escaped(b.append(' '), k).append('='),
+                    String.valueOf(v)));
             b.append('\n');
             if (r.getThrown() != null) {
-                java.io.StringWriter trace = new java.io.StringWriter();
-                r.getThrown().printStackTrace(new java.io.PrintWriter(trace));
-                b.append(trace);
+                trace(b, r.getThrown(), "", java.util.Collections.newSetFromMap(
+                        new java.util.IdentityHashMap<>()));
             }
             return b.toString();
+        }
+
+        /**
+         * A stack trace as {@link Throwable#printStackTrace()} lays it out, each line indented
+         * by a tab, each exception's text escaped: a message may quote input.
+         */
+        private static void trace(StringBuilder b, Throwable t, String caption,
+                java.util.Set<Throwable> seen) {
+            if (!seen.add(t)) {
+                escaped(b.append('\t').append(caption).append("[circular] "), t.toString())
+                        .append('\n');
+                return;
+            }
+            escaped(b.append('\t').append(caption), t.toString()).append('\n');
+            for (StackTraceElement frame : t.getStackTrace()) {
+                escaped(b.append("\tat "), frame.toString()).append('\n');
+            }
+            for (Throwable s : t.getSuppressed()) {
+                trace(b, s, "Suppressed: ", seen);
+            }
+            if (t.getCause() != null) {
+                trace(b, t.getCause(), "Caused by: ", seen);
+            }
         }
     }
 
     /**
      * One JSON object per line: ts, level, logger, msg, then the event's fields, and error (the
-     * stack trace) when there is one.
+     * stack trace) when there is one. Every {@link #isControl} character (C1 and U+2028/2029
+     * included) is escaped, as in text lines.
      */
     static final class JsonFormat extends Formatter {
         @Override
@@ -257,8 +318,10 @@ final class Logs {
                     case '\r' -> b.append("\\r");
                     case '\t' -> b.append("\\t");
                     default -> {
-                        if (c < 0x20) {
-                            b.append(String.format("\\u%04x", (int) c));
+                        // C1 and U+2028/2029 too: valid in JSON, but line breaks to some
+                        // readers (JavaScript before ES2019, editors, log viewers).
+                        if (isControl(c)) {
+                            escaped(b, String.valueOf(c));
                         } else {
                             b.append(c);
                         }

@@ -32,6 +32,9 @@ import java.util.function.Supplier;
  *
  * <ul>
  * <li>{@code idmint_http_requests_total{route,status}}: HTTP requests by path template;
+ * <li>{@code idmint_grpc_requests_total{method,code}}: gRPC calls by method and status code;
+ * <li>{@code idmint_rate_limit_shared_total}: charges of new clients that found the rate
+ *     limit's table full and took the one shared allowance;
  * <li>{@code idmint_http_request_duration_seconds{route}}: time to answer, a histogram with a
  *     few fixed buckets ({@link #SLO_BUCKETS}), not the hundreds of a percentile histogram;
  * <li>{@code idmint_build_info{version,commit,java_version,layout}}: always 1;
@@ -59,6 +62,10 @@ final class Metrics implements GeneratorListener, AutoCloseable {
     private final IdmintMetrics idmint = IdmintMetrics.bindTo(registry);
     private final Timer[] durations = new Timer[Route.values().length];
     private final AtomicReferenceArray<Counter>[] requests;
+    /** By method name (the service's, so few), then by status code. */
+    private final java.util.Map<String, AtomicReferenceArray<Counter>> grpcCalls =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final Counter sharedAllowance;
     private boolean jvmBound;
     private boolean closed;
     /** The binders that hold JVM resources (GC notification listeners) until closed. */
@@ -82,6 +89,10 @@ final class Metrics implements GeneratorListener, AutoCloseable {
                     .register(registry);
             requests[r.ordinal()] = new AtomicReferenceArray<>(MAX_STATUS - MIN_STATUS + 1);
         }
+        sharedAllowance = Counter.builder("idmint.rate.limit.shared")
+                .description("charges of new clients sent to the one shared allowance: the "
+                        + "rate limit's table of clients was full")
+                .register(registry);
     }
 
     /** Adds the gauges that read the generator's status at each scrape. */
@@ -164,6 +175,24 @@ final class Metrics implements GeneratorListener, AutoCloseable {
             byStatus.set(s, c);
         }
         c.increment();
+    }
+
+    /** Counts one gRPC call of the API by its method and the status it closed with. */
+    void grpcCall(String method, io.grpc.Status.Code code) {
+        AtomicReferenceArray<Counter> byCode = grpcCalls.computeIfAbsent(method,
+                m -> new AtomicReferenceArray<>(io.grpc.Status.Code.values().length));
+        Counter c = byCode.get(code.ordinal());
+        if (c == null) {
+            c = Counter.builder("idmint.grpc.requests").description("gRPC calls answered")
+                    .tag("method", method).tag("code", code.name()).register(registry);
+            byCode.set(code.ordinal(), c);
+        }
+        c.increment();
+    }
+
+    /** Counts a charge sent to the shared allowance; passed to {@link Access}. */
+    void rateLimitShared() {
+        sharedAllowance.increment();
     }
 
     /** The Prometheus text exposition. */

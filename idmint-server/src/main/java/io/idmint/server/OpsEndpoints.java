@@ -43,10 +43,12 @@ final class OpsEndpoints {
     private final NodeInfo node;
     private final byte[] openapi;
     private final HttpApi.Recorder recorder;
+    private final RequestPipeline pipeline;
 
     OpsEndpoints(IdService service, SegmentService segments, Metrics metrics, TimeSource time,
-            NodeInfo node, HttpApi.Recorder recorder) {
+            NodeInfo node, HttpApi.Recorder recorder, RequestPipeline pipeline) {
         this.node = node;
+        this.pipeline = pipeline;
         this.recorder = recorder;
         this.openapi = OpenApiDocument.forMaxCount(service.maxCount());
         this.service = service;
@@ -122,10 +124,11 @@ final class OpsEndpoints {
             int status;
             try {
                 status = done.succeeded() ? send.applyAsInt(done.result())
-                        : HttpApi.internalError(req, done.cause() instanceof RuntimeException r
-                                ? r : new IllegalStateException(done.cause()));
+                        : HttpApi.internalError(pipeline, req, route,
+                                done.cause() instanceof RuntimeException r ? r
+                                        : new IllegalStateException(done.cause()));
             } catch (RuntimeException e) {
-                status = HttpApi.internalError(req, e);
+                status = HttpApi.internalError(pipeline, req, route, e);
             }
             recorder.record(req, route, status, startNanos);
         });

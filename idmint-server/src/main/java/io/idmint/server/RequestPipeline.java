@@ -14,11 +14,11 @@ package io.idmint.server;
  *       minted, so a refused request issues nothing.
  * </ul>
  *
- * <p>The rate limit counts against the caller's token when authentication is on (only valid
- * tokens get that far), else against its address: with authentication off a token proves
- * nothing, and keying on it would let a client dodge the limit, and grow {@link Access}'s
- * table, with a new one each call. Both transports key the same way, so one {@link Access}
- * limits a client across both.
+ * <p>The rate limit counts against what the caller is proven to be ({@link Access#client}):
+ * a configured token it bears, else its network (an IPv4 /24, an IPv6 /64). A token that
+ * matches none proves nothing, and keying on it would let a client dodge the limit, and grow
+ * {@link Access}'s table, with a new one each call. Both transports key the same way, so one
+ * {@link Access} limits a client across both.
  */
 final class RequestPipeline {
 
@@ -28,20 +28,35 @@ final class RequestPipeline {
      * @param authorization the {@code Authorization} header or {@code authorization} metadata
      *     value, or null
      * @param address the caller's IP address
+     * @param authorizations how many {@code Authorization} headers (metadata values) it sent;
+     *     more than one is refused, since which one counts would be a guess
      */
-    record Caller(String authorization, String address) {
+    record Caller(String authorization, String address, int authorizations) {
 
         /** The caller when the pipeline is not {@link #guarded()}: nobody in particular. */
-        static final Caller NOBODY = new Caller(null, null);
+        static final Caller NOBODY = new Caller(null, null, 0);
+
+        /** A caller that sent {@code authorizations} (all its values, in order). */
+        static Caller of(java.util.List<String> authorizations, String address) {
+            return new Caller(authorizations.isEmpty() ? null : authorizations.get(0), address,
+                    authorizations.size());
+        }
     }
 
     private final Access access;
     private final AccessLog log;
+    private final InternalErrors errors;
 
     /** @param log the access log, or null when it is off */
-    RequestPipeline(Access access, AccessLog log) {
+    RequestPipeline(Access access, AccessLog log, InternalErrors errors) {
         this.access = access;
         this.log = log;
+        this.errors = errors;
+    }
+
+    /** Where a failure that is no refusal (a bug) is logged, and its incident id taken. */
+    InternalErrors errors() {
+        return errors;
     }
 
     /** The access log, or null when it is off. */
@@ -63,9 +78,12 @@ final class RequestPipeline {
      * Authorise: checks the caller's token.
      *
      * @param call names the call in the refusal, as its transport knows it
-     * @throws ApiException UNAUTHORIZED or FORBIDDEN
+     * @throws ApiException BAD_REQUEST for more than one token, UNAUTHORIZED or FORBIDDEN
      */
     void authorise(Caller caller, boolean admin, String call) {
+        if (caller.authorizations() > 1) {
+            throw new ApiException(Problem.BAD_REQUEST, "more than one Authorization header");
+        }
         if (!access.authEnabled()) {
             return;
         }
@@ -105,11 +123,7 @@ final class RequestPipeline {
         if (!access.rateLimited()) {
             return 0;
         }
-        return access.take(client(caller), ids);
-    }
-
-    private String client(Caller caller) {
-        return access.authEnabled() ? Access.token(caller.authorization()) : caller.address();
+        return access.take(access.client(caller.authorization(), caller.address()), ids);
     }
 
     /**

@@ -196,7 +196,7 @@ final class SegmentEndpoints {
                 status = done.succeeded() ? answer.apply(done.result())
                         : failed(req, done.cause());
             } catch (RuntimeException e) {
-                status = HttpApi.internalError(req, e);
+                status = HttpApi.internalError(pipeline, req, route, e);
             }
             recorder.record(req, route, status, startNanos);
         });

@@ -165,7 +165,8 @@ final class Server implements AutoCloseable {
                     Logs.formatter(config.get(Config.LOG_FORMAT)));
             RequestPipeline pipeline = new RequestPipeline(new Access(
                     config.get(Config.AUTH_TOKEN), config.get(Config.AUTH_ADMIN_TOKEN),
-                    config.get(Config.RATE_LIMIT), time), access);
+                    config.get(Config.RATE_LIMIT), time, metrics::rateLimitShared), access,
+                    new InternalErrors(time));
             int loops = Runtime.getRuntime().availableProcessors();
             vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
             ConnectionLimits limits = ConnectionLimits.of(config, time, metrics, warn,
@@ -197,7 +198,7 @@ final class Server implements AutoCloseable {
             try {
                 grpc = GrpcApi.start(service, formats, segments, pipeline, health, pauses, host,
                         config.get(Config.GRPC_PORT), tls == null ? null : tls.grpc(),
-                        limits.grpc());
+                        limits.grpc(), metrics);
             } catch (IOException e) {
                 throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
                         + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);

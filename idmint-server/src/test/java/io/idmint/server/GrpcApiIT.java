@@ -521,11 +521,14 @@ class GrpcApiIT {
         resources.push(pauses::drain);
         Vertx loops = Vertx.vertx();
         resources.push(() -> loops.close().await());
+        Metrics metrics = new Metrics(java.util.Map.of());
+        resources.push(metrics::close);
         server = GrpcApi.start(service, new Formats(null, null), null,
-                new RequestPipeline(access, null), health, pauses, "127.0.0.1", 0, null,
+                new RequestPipeline(access, null, new InternalErrors(TimeSource.system())),
+                health, pauses, "127.0.0.1", 0, null,
                 new GrpcLimits(new ConnectionLimit("grpc", 100, Duration.ofMinutes(1),
                         TimeSource.system(), (transport, reason) -> { }), 100, 64 << 20,
-                        (VertxInternal) loops));
+                        (VertxInternal) loops), metrics);
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())

@@ -19,12 +19,15 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcStatusTest {
 
+    private static final InternalErrors ERRORS =
+            new InternalErrors(io.idmint.TimeSource.system());
+
     @Test
     void toStatus_badCountFromTheParseStep_isInvalidArgumentWithTheMessage() {
         ApiException refused = catchThrowableOfType(
                 () -> RequestPipeline.count(true, 0, 10), ApiException.class);
 
-        StatusRuntimeException e = GrpcStatus.of(refused);
+        StatusRuntimeException e = GrpcStatus.of(refused, ERRORS, "NextIds");
 
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(e.getStatus().getDescription()).isEqualTo("count must be from 1 to 10, got 0");
@@ -38,7 +41,8 @@ class GrpcStatusTest {
                 () -> service.fill(new long[1], 1), RuntimeException.class);
 
         assertThat(thrown).isInstanceOf(IllegalArgumentException.class);
-        assertThat(GrpcStatus.of(thrown).getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
+        assertThat(GrpcStatus.of(thrown, ERRORS, "NextIds").getStatus().getCode())
+                .isEqualTo(Status.Code.INTERNAL);
         // Not the caller's to know: HttpApi answers what of() does not map with 500, logged.
         assertThat(ApiException.of(thrown)).isNull();
     }
@@ -58,7 +62,8 @@ class GrpcStatusTest {
     @Test
     void toStatus_unavailable_namesTheReason() {
         StatusRuntimeException e = GrpcStatus.of(new IdUnavailableException(
-                Reason.CLOCK_BEHIND, "clock is 50 ms behind", Duration.ofSeconds(1)));
+                Reason.CLOCK_BEHIND, "clock is 50 ms behind", Duration.ofSeconds(1)), ERRORS,
+                "NextIds");
 
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(e.getStatus().getDescription())
@@ -66,15 +71,21 @@ class GrpcStatusTest {
     }
 
     @Test
-    void toStatus_anythingElse_isInternal() {
-        StatusRuntimeException e = GrpcStatus.of(new IllegalStateException("boom"));
+    void toStatus_anythingElse_isInternalNamingAnIncidentIdNotTheException() {
+        StatusRuntimeException e = GrpcStatus.of(new IllegalStateException("boom"), ERRORS,
+                "NextIds");
 
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
+        assertThat(e.getStatus().getDescription())
+                .matches("internal error; the server logged it with id \\d+")
+                .doesNotContain("IllegalStateException").doesNotContain("boom");
+        assertThat(e.getCause()).isNull();
     }
 
     private static String retryAfter(Duration d) {
         StatusRuntimeException e = GrpcStatus.of(
-                new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "runway used up", d));
+                new IdUnavailableException(Reason.RUNWAY_EXHAUSTED, "runway used up", d), ERRORS,
+                "NextIds");
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         return e.getTrailers().get(GrpcApi.RETRY_AFTER);
     }
