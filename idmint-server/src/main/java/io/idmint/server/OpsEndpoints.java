@@ -93,15 +93,20 @@ final class OpsEndpoints {
                         .add("detail", s.detail())
                         .addRaw("workers", workers(s)).toString());
             }
-            case STATUS:
-                return rendered(route, req, startNanos, this::status,
+            case STATUS: {
+                boolean tags = showsTags(req);
+                return rendered(route, req, startNanos, () -> status(tags),
                         text -> Responses.json(res, 200, text));
-            case METRICS:
-                return rendered(route, req, startNanos, metrics::scrape, text -> {
+            }
+            case METRICS: {
+                boolean tags = showsTags(req);
+                return rendered(route, req, startNanos,
+                        () -> tags ? metrics.scrape() : withoutTags(metrics.scrape()), text -> {
                     res.putHeader(HttpHeaders.CONTENT_TYPE, PROMETHEUS_TEXT)
                             .end(Buffer.buffer(text));
                     return 200;
                 });
+            }
             case PAGE:
                 res.putHeader(HttpHeaders.CONTENT_TYPE, HTML).putHeader(CSP, PAGE_POLICY)
                         .putHeader(Responses.CACHE_CONTROL, NO_CACHE)
@@ -115,6 +120,24 @@ final class OpsEndpoints {
             default:
                 throw new IllegalStateException("not an operations route: " + route);
         }
+    }
+
+    /**
+     * Whether this request may see segment tag names: with authentication on, a tag name and its
+     * counts are what {@code ListSegments} guards as an admin call, and these endpoints need no
+     * token.
+     */
+    private boolean showsTags(HttpServerRequest req) {
+        return pipeline.showsTags(req.getHeader(HttpHeaders.AUTHORIZATION));
+    }
+
+    /** The exposition without the per-tag segment meters (every one is labelled by tag). */
+    static String withoutTags(String exposition) {
+        StringBuilder out = new StringBuilder(exposition.length());
+        exposition.lines().filter(l -> !l.startsWith("idmint_segment_")
+                && !l.startsWith("# HELP idmint_segment_") && !l.startsWith("# TYPE idmint_segment_"))
+                .forEach(l -> out.append(l).append('\n'));
+        return out.toString();
     }
 
     /** Renders on a worker thread, then sends on the request's event loop. */
@@ -138,9 +161,10 @@ final class OpsEndpoints {
     /**
      * {@code GET /api/v1/status}: what the status page shows. {@code ids_issued} counts every
      * transport since start; the page derives IDs per second from two polls and {@code now_ms}.
-     * {@code segments} holds the counters of each segment tag served since start.
+     * {@code segments} holds the counters of each segment tag served since start; with
+     * authentication on, only for a request with the admin token (else it is empty).
      */
-    private String status() {
+    private String status(boolean tags) {
         GeneratorStatus s = service.status();
         Layout layout = service.layout();
         long now = time.currentTimeMillis();
@@ -164,7 +188,7 @@ final class OpsEndpoints {
                 .add("ids_issued", metrics.issuedTotal())
                 .add("max_count", service.maxCount())
                 .add("now_ms", now)
-                .addRaw("segments", segments())
+                .addRaw("segments", tags ? segments() : "[]")
                 .toString();
     }
 

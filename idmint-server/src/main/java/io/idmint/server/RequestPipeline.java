@@ -54,6 +54,17 @@ final class RequestPipeline {
         this.errors = errors;
     }
 
+    /**
+     * Whether a request that needs no token may see what admin calls guard (segment tag names
+     * and counts): always with authentication off, else only with the token an admin call
+     * needs.
+     *
+     * @param authorization the request's {@code Authorization} value, or null
+     */
+    boolean showsTags(String authorization) {
+        return !access.authEnabled() || access.check(authorization, true) == Access.Verdict.OK;
+    }
+
     /** Where a failure that is no refusal (a bug) is logged, and its incident id taken. */
     InternalErrors errors() {
         return errors;

@@ -144,6 +144,9 @@ class AbuseIT {
                 live.add(probe("/health/live"));
                 ids.add(probe("/v1/id"));
             }
+            System.out.printf("AbuseIT connections: %d held, /health/live p99 %d ms, /v1/id p99 "
+                    + "%d ms, RSS +%d MiB%n", CONNECTIONS + 400, p99(live), p99(ids),
+                    (rss() - idleRss) / MIB);
             assertThat(p99(live)).as("/health/live p99 (ms) under %d held connections: %s",
                     CONNECTIONS, live).isLessThanOrEqualTo(50);
             assertThat(p99(ids)).as("/v1/id p99 (ms): %s", ids).isLessThanOrEqualTo(50);
@@ -206,6 +209,30 @@ class AbuseIT {
             assertThat(count).isEqualTo(3 * n);
         }
         assertQuietLog();
+    }
+
+    @Test
+    void cleartextHttp2_isNotSpoken() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", node.port)) {
+            s.setSoTimeout(5000);
+            // The prior-knowledge preface, then an empty SETTINGS frame.
+            s.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\4\0\0\0\0\0"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String answer = new String(s.getInputStream().readNBytes(13),
+                    StandardCharsets.ISO_8859_1);
+            assertThat(answer).as("no HTTP/2 SETTINGS frame, an HTTP/1 refusal")
+                    .matches("HTTP/\\d\\.\\d [45]\\d\\d ");
+        }
+        try (Socket s = new Socket("127.0.0.1", node.port)) {
+            s.setSoTimeout(5000);
+            s.getOutputStream().write(("GET /v1/id HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, "
+                    + "HTTP2-Settings, close\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__"
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(s.getInputStream().readAllBytes(),
+                    StandardCharsets.US_ASCII);
+            assertThat(answer).as("the upgrade ignored").startsWith("HTTP/1.1 200 ")
+                    .doesNotContain("101 Switching");
+        }
     }
 
     @Test

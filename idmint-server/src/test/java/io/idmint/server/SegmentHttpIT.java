@@ -365,6 +365,31 @@ class SegmentHttpIT {
     }
 
     @Test
+    void metricsAndStatus_withAuth_showTagNamesOnlyToTheAdminToken() {
+        Http s = new Http(secured.httpPort());
+        assertThat(s.send("POST", "/api/v1/segments", HttpRequest.BodyPublishers.ofString(
+                "{\"tag\":\"secret-tag\"}"), "Authorization", "Bearer admin").status())
+                .isEqualTo(201);
+        assertThat(ids(s.get("/api/v1/segments/secret-tag/ids", "Authorization", "Bearer api")))
+                .hasSize(1);
+
+        for (String token : new String[] {null, "Bearer api", "Bearer nonsense"}) {
+            String[] headers = token == null ? new String[0]
+                    : new String[] {"Authorization", token};
+            Http.Response metrics = s.get("/metrics", headers);
+            assertThat(metrics.status()).isEqualTo(200);
+            assertThat(metrics.body()).as("/metrics with %s", token).doesNotContain("secret-tag")
+                    .doesNotContain("idmint_segment_").contains("idmint_http_requests_total");
+            assertThat((List<?>) s.get("/api/v1/status", headers).json().get("segments"))
+                    .as("/api/v1/status with %s", token).isEmpty();
+        }
+        assertThat(s.get("/metrics", "Authorization", "Bearer admin").body())
+                .contains("idmint_segment_ids_served_total{tag=\"secret-tag\"}");
+        assertThat((List<?>) s.get("/api/v1/status", "Authorization", "Bearer admin").json()
+                .get("segments")).hasSize(1);
+    }
+
+    @Test
     void storeDownFromTheStart_segmentCallsAre503WithRetryAfter_snowflakeServesOn()
             throws Exception {
         Http down = new Http(storeDown.httpPort());
