@@ -28,21 +28,10 @@ record ConnectionLimits(ConnectionLimit http, GrpcLimits grpc) {
      */
     static ConnectionLimits of(Config config, TimeSource time, Metrics metrics,
             Consumer<String> warn, VertxInternal loops) {
-        int http = config.get(Config.HTTP_MAX_CONNECTIONS);
-        int grpc = config.get(Config.GRPC_MAX_CONNECTIONS);
-        long files = maxFiles();
-        if (files > 0 && http + (long) grpc + RESERVED_FILES > files) {
-            long room = Math.max(32, files - RESERVED_FILES);
-            int h = (int) Math.max(16, room * http / (http + (long) grpc));
-            int g = (int) Math.max(16, room - h);
-            warn.accept("this process may open " + files + " files, fewer than "
-                    + "http.max-connections " + http + " + grpc.max-connections " + grpc + " + "
-                    + RESERVED_FILES + " kept for the lease and stores: serving at most " + h
-                    + " HTTP and " + g + " gRPC connections (raise ulimit -n or LimitNOFILE, or "
-                    + "lower the two)");
-            http = h;
-            grpc = g;
-        }
+        int[] fitted = fit(config.get(Config.HTTP_MAX_CONNECTIONS),
+                config.get(Config.GRPC_MAX_CONNECTIONS), maxFiles(), warn);
+        int http = fitted[0];
+        int grpc = fitted[1];
         Duration idle = config.get(Config.IDLE_TIMEOUT);
         ConnectionLimit httpLimit = new ConnectionLimit("http", http, idle, time,
                 metrics::connectionClosed);
@@ -56,6 +45,28 @@ record ConnectionLimits(ConnectionLimit http, GrpcLimits grpc) {
         metrics.bindGrpcBuffered(grpcLimits);
         metrics.bindRefusals("grpc_buffered", grpcLimits, GrpcLimits::refused);
         return new ConnectionLimits(httpLimit, grpcLimits);
+    }
+
+    /**
+     * The two limits within {@code files} less {@link #RESERVED_FILES}: as configured when they
+     * fit (or the file limit is unknown, -1), else lowered in proportion, at least 16 each, with
+     * a warning.
+     *
+     * @return HTTP's and gRPC's limit
+     */
+    static int[] fit(int http, int grpc, long files, Consumer<String> warn) {
+        if (files < 0 || http + (long) grpc + RESERVED_FILES <= files) {
+            return new int[] {http, grpc};
+        }
+        long room = Math.max(32, files - RESERVED_FILES);
+        int h = (int) Math.max(16, room * http / (http + (long) grpc));
+        int g = (int) Math.max(16, room - h);
+        warn.accept("this process may open " + files + " files, fewer than "
+                + "http.max-connections " + http + " + grpc.max-connections " + grpc + " + "
+                + RESERVED_FILES + " kept for the lease and stores: serving at most " + h
+                + " HTTP and " + g + " gRPC connections (raise ulimit -n or LimitNOFILE, or "
+                + "lower the two)");
+        return new int[] {h, g};
     }
 
     /** The most file descriptors this process may open, or -1 where the JDK cannot say. */
