@@ -25,7 +25,8 @@ import io.grpc.StatusRuntimeException;
  *       <td>RESOURCE_EXHAUSTED</td></tr>
  *   <tr><td>codes, flakes or segments not configured</td><td>503</td>
  *       <td>FAILED_PRECONDITION: retrying will not help until the server is configured</td></tr>
- *   <tr><td>not ready, segment store down, server holding its most unread replies</td><td>503 + Retry-After</td>
+ *   <tr><td>not ready, segment store down, server holding its most unread replies</td>
+ *       <td>503 + Retry-After</td>
  *       <td>UNAVAILABLE + {@code retry-after} trailer</td></tr>
  *   <tr><td>anything else: a bug</td><td>500</td>
  *       <td>INTERNAL, naming the incident id {@link InternalErrors} logged it with</td></tr>

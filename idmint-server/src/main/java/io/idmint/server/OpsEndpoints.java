@@ -135,7 +135,8 @@ final class OpsEndpoints {
     static String withoutTags(String exposition) {
         StringBuilder out = new StringBuilder(exposition.length());
         exposition.lines().filter(l -> !l.startsWith("idmint_segment_")
-                && !l.startsWith("# HELP idmint_segment_") && !l.startsWith("# TYPE idmint_segment_"))
+                        && !l.startsWith("# HELP idmint_segment_")
+                        && !l.startsWith("# TYPE idmint_segment_"))
                 .forEach(l -> out.append(l).append('\n'));
         return out.toString();
     }
