@@ -46,8 +46,16 @@ final class IdmintProcesses implements AutoCloseable {
     private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1",
             "-XX:+UseSerialGC", "-Xmx256m");
 
+    /**
+     * The collector the launcher and the image run serve with (G1, keeping the heap it grew
+     * to), on a small heap: memory a collection would free does not pass for memory held.
+     */
+    static final List<String> AS_SHIPPED = List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=100",
+            "-Xmx192m");
+
     private final Path jar;
     private final Path dir;
+    private List<String> jvmOptions = JVM_OPTIONS;
     private final List<Process> started = Collections.synchronizedList(new ArrayList<>());
     private final List<Node> nodes = Collections.synchronizedList(new ArrayList<>());
 
@@ -57,6 +65,15 @@ final class IdmintProcesses implements AutoCloseable {
         this.jar = Path.of(path);
         assertThat(jar).exists();
         this.dir = dir;
+    }
+
+    /**
+     * Starts the processes from now on with {@code options} instead of the quick-starting
+     * client JVM's: {@link #AS_SHIPPED} where pauses and memory are what a test measures.
+     */
+    IdmintProcesses jvmOptions(List<String> options) {
+        this.jvmOptions = List.copyOf(options);
+        return this;
     }
 
     /**
@@ -352,7 +369,7 @@ final class IdmintProcesses implements AutoCloseable {
     private ProcessBuilder builder(Map<String, String> env, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_OPTIONS);
+        command.addAll(jvmOptions);
         command.add("-jar");
         command.add(jar.toString());
         command.addAll(args);
