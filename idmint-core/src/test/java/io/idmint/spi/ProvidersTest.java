@@ -27,14 +27,54 @@ class ProvidersTest {
     void find_namesTheSchemesAvailable_whenNoneServesTheUri() {
         // No backend is on the core's class path: only the built-in schemes are available.
         assertThatThrownBy(() -> Providers.find(WorkerRegistryProvider.class,
-                WorkerRegistryProvider::schemes, "etcd", List.of("static"), "registry",
-                "etcd://h:2379/ns"))
-                .hasMessage("registry 'etcd://h:2379/ns': no backend for scheme 'etcd' on the "
+                WorkerRegistryProvider::schemes, "nope", List.of("static"), "registry",
+                "nope://h:2379/ns"))
+                .hasMessage("registry 'nope://h:2379/ns': no backend for scheme 'nope' on the "
                         + "class path; available: static");
         assertThatThrownBy(() -> Providers.find(RangeStoreProvider.class,
-                RangeStoreProvider::schemes, "zk", List.of(), "segment store", "zk://h/ns"))
-                .hasMessage("segment store 'zk://h/ns': no backend for scheme 'zk' on the "
+                RangeStoreProvider::schemes, "nope", List.of(), "segment store", "nope://h/ns"))
+                .hasMessage("segment store 'nope://h/ns': no backend for scheme 'nope' on the "
                         + "class path; available: none");
+    }
+
+    @Test
+    void find_namesTheArtifactToAdd_whenNoProviderServesAnIdmintScheme() {
+        assertThatThrownBy(() -> Providers.find(RangeStoreProvider.class,
+                RangeStoreProvider::schemes, "jdbc", List.of(), "segment store",
+                "jdbc:postgresql://db/ids"))
+                .hasMessage("segment store 'jdbc:postgresql://db/ids': no backend for scheme "
+                        + "'jdbc' on the class path; add the dependency io.idmint:idmint-jdbc; "
+                        + "available: none");
+        String[][] cases = {
+            {"jdbc", "io.idmint:idmint-jdbc"}, {"etcd", "io.idmint:idmint-etcd"},
+            {"etcds", "io.idmint:idmint-etcd"}, {"zk", "io.idmint:idmint-zookeeper"},
+            {"zks", "io.idmint:idmint-zookeeper"}, {"redis", "io.idmint:idmint-redis"},
+            {"rediss", "io.idmint:idmint-redis"},
+        };
+        for (String[] c : cases) {
+            assertThatThrownBy(() -> Providers.find(RangeStoreProvider.class,
+                    RangeStoreProvider::schemes, c[0], List.of(), "segment store", c[0] + ":x"))
+                    .hasMessageContaining("; add the dependency " + c[1] + "; available: none");
+        }
+        for (String[] c : cases) {
+            if (!c[0].startsWith("redis")) {
+                assertThatThrownBy(() -> Providers.find(WorkerRegistryProvider.class,
+                        WorkerRegistryProvider::schemes, c[0], List.of("static"), "registry",
+                        c[0] + ":x"))
+                        .hasMessageContaining("; add the dependency " + c[1]
+                                + "; available: static");
+            }
+        }
+    }
+
+    @Test
+    void find_redisRegistry_saysRedisServesSegmentStoresOnly() {
+        assertThatThrownBy(() -> Providers.find(WorkerRegistryProvider.class,
+                WorkerRegistryProvider::schemes, "redis", List.of("static"), "registry",
+                "redis://h:6379"))
+                .hasMessage("registry 'redis://h:6379': no backend for scheme 'redis' on the "
+                        + "class path; io.idmint:idmint-redis serves segment stores only, not "
+                        + "worker registries; available: static");
     }
 
     @Test

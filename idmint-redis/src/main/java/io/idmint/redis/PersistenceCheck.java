@@ -1,6 +1,7 @@
 package io.idmint.redis;
 
 import java.util.Map;
+import java.util.function.Consumer;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -9,8 +10,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * a server that forgets the latest {@code HINCRBY}s moves {@code next} back and hands out the
  * same IDs again. It must say {@code aof_enabled:1} in {@code INFO persistence}, and, where this
  * user may read it, {@code CONFIG GET appendfsync} must be {@code always}. A user that may not
- * run {@code CONFIG} (common on managed services) is taken on {@code aof_enabled} alone; one
- * that may not run {@code INFO} is refused, since then nothing is known.
+ * run {@code CONFIG} (common on managed services, or the command renamed away) is taken on
+ * {@code aof_enabled} alone, with a warning that names the risk; one that may not run
+ * {@code INFO} is refused, since then nothing is known.
  *
  * <p>A refusal is {@link io.idmint.spi.RegistryException.Kind#CORRUPT CORRUPT}, not
  * UNAVAILABLE: the server answered, and retrying cannot help until an operator changes its
@@ -30,10 +32,11 @@ final class PersistenceCheck {
     /**
      * Why the server of {@code uri} must not serve ranges, or null when it may.
      *
+     * @param warn told when the server may serve although {@code appendfsync} could not be read
      * @throws redis.clients.jedis.exceptions.JedisException when a command fails for any other
      *     reason than this user not being allowed to run it (or it being renamed away)
      */
-    static String refusal(UnifiedJedis client, RedisUri uri) {
+    static String refusal(UnifiedJedis client, RedisUri uri, Consumer<String> warn) {
         String info;
         try {
             info = client.info("persistence");
@@ -66,7 +69,16 @@ final class PersistenceCheck {
             if (!denied(e)) {
                 throw e;
             }
-            return null; // taken on aof_enabled alone, as the README says
+            // Taken on aof_enabled alone, as the README says: refusing would shut out managed
+            // services that hide CONFIG. But Redis's default is everysec, so say what is at stake.
+            warn.accept("Redis at " + uri + " refuses CONFIG GET appendfsync (" + e.getMessage()
+                    + "), so whether it writes each allocation to disk before acknowledging it is "
+                    + "unknown; it has AOF on (aof_enabled:1) and is used. Unless appendfsync is "
+                    + "always (Redis's default is everysec), a machine crash or power loss can "
+                    + "lose a range it acknowledged, and that range is then handed out again: "
+                    + "duplicate IDs. Make sure the server has appendfsync always, or let this "
+                    + "user read it (ACL SETUSER <user> +config|get) so that it is checked");
+            return null;
         }
         String fsync = config.get("appendfsync");
         if (fsync != null && !fsync.equals("always")) {

@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLParameters;
@@ -47,11 +48,15 @@ import redis.clients.jedis.resps.ScanResult;
  * values are lost. Jedis' pooled client is thread-safe and connects on first use.
  *
  * <p>Unless the URI says {@code persistence=unchecked}, no command runs before the server passed
- * the {@link PersistenceCheck} (AOF on, {@code appendfsync always}); every call is CORRUPT until
- * it does, checked anew each time, so fixing the server needs no restart here. The check runs
- * again after the pool opened a socket, so a reconnect to a restarted server is checked too.
+ * the {@link PersistenceCheck} (AOF on, {@code appendfsync always}, or a warning logged once when
+ * {@code CONFIG} is out of reach); every call is CORRUPT until it does, checked anew each time,
+ * so fixing the server needs no restart here. The check runs again after the pool opened a
+ * socket, so a reconnect to a restarted server is checked too.
  */
 final class RedisRangeStore implements RangeStore {
+
+    private static final System.Logger LOG =
+            System.getLogger(RedisRangeStore.class.getName());
 
     /**
      * KEYS[1] the tag's hash; ARGV[1] the size, 0 for the stored step. Returns {status, ...}:
@@ -92,6 +97,8 @@ final class RedisRangeStore implements RangeStore {
     private final AtomicLong sockets = new AtomicLong();
     /** The socket count when the persistence check last passed; -1 before. */
     private volatile long checkedAt = -1;
+    /** Whether the persistence check's warning was logged: once per store, not per reconnect. */
+    private final AtomicBoolean warned = new AtomicBoolean();
 
     RedisRangeStore(RedisUri uri) {
         this.uri = uri;
@@ -235,13 +242,19 @@ final class RedisRangeStore implements RangeStore {
         if (uri.checkPersistence() && opened != checkedAt) {
             // The check may open the first socket itself; the next call then checks once more.
             String refusal = send("INFO persistence and CONFIG GET appendfsync",
-                    () -> PersistenceCheck.refusal(client, uri));
+                    () -> PersistenceCheck.refusal(client, uri, this::warnOnce));
             if (refusal != null) {
                 throw new RegistryException(Kind.CORRUPT, refusal);
             }
             checkedAt = opened;
         }
         return send(what, command);
+    }
+
+    private void warnOnce(String warning) {
+        if (warned.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, warning);
+        }
     }
 
     private <T> T send(String what, Supplier<T> command) throws RegistryException {

@@ -13,6 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.assertj.core.api.AbstractThrowableAssert;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
@@ -45,6 +50,39 @@ class RedisPersistenceCheckIT {
         EmbeddedRedis r = EmbeddedRedis.start(extra);
         opened.add(r);
         return r;
+    }
+
+    private Warnings warnings() {
+        Warnings w = new Warnings();
+        opened.add(w);
+        return w;
+    }
+
+    /** The warnings the store logs (java.util.logging, behind its System.Logger). */
+    private static final class Warnings extends Handler implements AutoCloseable {
+
+        final List<String> messages = new CopyOnWriteArrayList<>();
+        private final Logger logger = Logger.getLogger(RedisRangeStore.class.getName());
+
+        Warnings() {
+            logger.addHandler(this);
+        }
+
+        @Override
+        public void publish(LogRecord r) {
+            if (r.getLevel() == Level.WARNING) {
+                messages.add(r.getMessage());
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            logger.removeHandler(this);
+        }
     }
 
     private RangeStore client(String uri) {
@@ -119,15 +157,38 @@ class RedisPersistenceCheckIT {
     }
 
     @Test
-    void allocate_userMayNotRunConfig_isTakenOnAofEnabledAlone() throws Exception {
+    void allocate_userMayNotRunConfig_isTakenOnAofEnabledAlone_withAWarningNamingTheRisk()
+            throws Exception {
         // everysec would be refused if the store could read it: the README's stated limit.
         EmbeddedRedis redis = server("appendfsync everysec");
         try (Jedis j = redis.jedis()) {
             j.aclSetUser("ids", "on", ">pw", "~*", "+@all", "-config");
         }
+        Warnings warnings = warnings();
         RangeStore s = client("redis://ids:pw@127.0.0.1:" + redis.port() + "/it");
         s.create(TAG, 1, 10);
         assertThat(s.allocate(TAG, 5)).isEqualTo(new Range(1, 6));
+        assertThat(warnings.messages).singleElement().asString()
+                .contains("127.0.0.1:" + redis.port() + "/it refuses CONFIG GET appendfsync "
+                        + "(NOPERM")
+                .contains("duplicate IDs").contains("appendfsync always")
+                .contains("+config|get");
+    }
+
+    @Test
+    void allocate_configRenamedAway_isServedWithOneWarningNamingTheRisk() throws Exception {
+        EmbeddedRedis redis = server("appendfsync everysec", "rename-command CONFIG \"\"");
+        Warnings warnings = warnings();
+        RangeStore s = client(redis.uri("/it"));
+        s.create(TAG, 1, 10);
+        assertThat(s.allocate(TAG, 5)).isEqualTo(new Range(1, 6));
+        assertThat(s.allocate(TAG, 5)).isEqualTo(new Range(6, 11));
+        assertThat(warnings.messages).singleElement().asString()
+                .startsWith("Redis at redis://127.0.0.1:" + redis.port() + "/it refuses CONFIG "
+                        + "GET appendfsync (ERR unknown command")
+                .contains("a machine crash or power loss can lose a range it acknowledged, and "
+                        + "that range is then handed out again: duplicate IDs")
+                .contains("appendfsync always");
     }
 
     @Test

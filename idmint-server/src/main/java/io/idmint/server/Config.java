@@ -175,7 +175,8 @@ final class Config {
             "bearer token for admin calls (decode, segment tags); it also passes API calls",
             ConfigValues::text);
     static final Key<Long> RATE_LIMIT = key("rate-limit", "0", "IDS",
-            "IDs per second per client (its token, else its address), up to 10^18; 0: no limit",
+            "IDs per second per client (its token, else its address): 0 (no limit) or from "
+                    + "max-count to 10^18",
             ConfigValues.number(0, 1_000_000_000_000_000_000L));
     static final Key<Path> TLS_CERT = key("tls.cert", null, "FILE",
             "PEM certificate chain (leaf first): HTTP and gRPC then serve TLS only; the files "

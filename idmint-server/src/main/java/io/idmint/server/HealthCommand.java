@@ -3,6 +3,7 @@ package io.idmint.server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.net.ConnectException;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.URI;
@@ -83,7 +84,12 @@ final class HealthCommand implements Callable<Integer> {
             out.flush();
             return status == 200 ? Main.OK : Main.FAILURE;
         } catch (IOException e) {
-            throw new IOException(uri + ": no answer: " + e.getMessage(), e);
+            // A node serving TLS drops a plain request: the JDK then says only "Unexpected end of
+            // file from server". Nothing listening is a ConnectException, and needs no hint.
+            String hint = cert != null || e instanceof ConnectException ? ""
+                    : " (if the node serves TLS, give its certificate: --tls-cert or "
+                            + Config.TLS_CERT.envVar() + ")";
+            throw new IOException(uri + ": no answer: " + e.getMessage() + hint, e);
         } finally {
             c.disconnect();
         }

@@ -53,8 +53,9 @@ final class MigrateCommand implements Runnable {
         CommandSpec spec;
 
         @Option(names = "--from", required = true, paramLabel = "SOURCE",
-                description = "leaf, uid-generator, twitter, sonyflake or discord (each with its "
-                        + "real epoch), or the source's layout spec")
+                description = "leaf, uid-generator (or uid-generator-2016), twitter, sonyflake "
+                        + "(or sonyflake-2014) or discord, each with its real epoch; or the "
+                        + "source's layout spec")
         String from;
 
         @Option(names = "--sample-ids", paramLabel = "FILE",

@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.spi.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,6 +56,10 @@ final class MigrationPlan {
         m.put("twitter", Layout.TWITTER);
         m.put("sonyflake", Layout.SONYFLAKE_2014);
         m.put("discord", Layout.DISCORD);
+        // The layout names a plan prints (uid-generator-2016, sonyflake-2014) name them too.
+        for (Layout l : List.copyOf(m.values())) {
+            m.putIfAbsent(l.name(), l);
+        }
         return m;
     }
 
@@ -122,10 +127,10 @@ final class MigrationPlan {
             if (p.timestampMillis() > nowMillis + maxSkewMillis) {
                 throw new IllegalArgumentException(where(s) + "ID " + text(s.id())
                         + " decodes to " + ApiJson.iso(p.timestampMillis()) + ", "
-                        + Duration.ofMillis(p.timestampMillis() - nowMillis) + " after this "
-                        + "machine's clock (" + ApiJson.iso(nowMillis) + "): an ID from the "
-                        + "future. Its generator's clock ran ahead, or it is not a " + source
-                        + " ID (wrong --from, or a sample that mixes layouts)");
+                        + Durations.format(Duration.ofMillis(p.timestampMillis() - nowMillis))
+                        + " after this machine's clock (" + ApiJson.iso(nowMillis) + "): an ID "
+                        + "from the future. Its generator's clock ran ahead, or it is not a "
+                        + source + " ID (wrong --from, or a sample that mixes layouts)");
             }
             lowest = Math.min(lowest, p.timestampMillis());
             nodes.add(((long) p.datacenterId() << 32) | p.workerId());

@@ -65,11 +65,14 @@ final class ServeCommand implements Callable<Integer> {
         OutputStream out = invocation.stdout();
         String registry = config.get(Config.REGISTRY);
         java.util.List<String> peers = config.get(Config.STATIC_PEERS);
+        // static.peers asks over plain HTTP, so serve refuses it with TLS: never suggest it there.
         String rule = !registry.startsWith("static:") ? ""
                 : "; registry static: is ONE HOST ONLY: another host needs another --worker"
-                        + (peers == null ? ", or set --static-peers"
-                                : "; checking " + String.join(",", peers) + " every "
-                                        + io.idmint.spi.Durations.format(PeerCheck.PERIOD));
+                        + (peers != null ? "; checking " + String.join(",", peers) + " every "
+                                + io.idmint.spi.Durations.format(PeerCheck.PERIOD)
+                                : config.get(Config.TLS_CERT) != null
+                                        ? ", or a shared registry (etcd://, zk://, jdbc:)"
+                                        : ", or set --static-peers");
         out.write((server.banner() + rule + "\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         server.awaitClosed();

@@ -2,7 +2,10 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import org.junit.jupiter.api.Test;
 
 /** {@code idmint health} when nothing answers (ImageIT asks a running server through it). */
@@ -19,6 +22,47 @@ class HealthCommandTest {
         assertThat(r.exitCode()).isEqualTo(Main.FAILURE);
         assertThat(r.err()).contains("http://127.0.0.1:" + port + "/health/live: no answer");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void health_nothingListening_givesNoTlsHint() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Cli.Result r = Cli.run("health", "--http-port", Integer.toString(port));
+
+        assertThat(r.err()).doesNotContain("TLS");
+    }
+
+    @Test
+    void health_connectionDroppedWithoutAnAnswer_suggestsTheTlsCertificate() throws Exception {
+        // As a TLS node does with a plain request: it reads it, then closes the connection (each
+        // time: the JDK sends a GET twice when the first connection ends without an answer).
+        ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread dropper = new Thread(() -> {
+            while (!s.isClosed()) {
+                try (Socket c = s.accept()) {
+                    c.getInputStream().read(new byte[1024]);
+                } catch (IOException e) {
+                    // closed by the test, or the client went away
+                }
+            }
+        });
+        dropper.start();
+        Cli.Result r;
+        try {
+            r = Cli.run("health", "--http-port", Integer.toString(s.getLocalPort()));
+        } finally {
+            s.close();
+            dropper.join();
+        }
+
+        assertThat(r.exitCode()).isEqualTo(Main.FAILURE);
+        assertThat(r.err()).contains("http://127.0.0.1:" + s.getLocalPort()
+                + "/health/ready: no answer: ")
+                .contains("(if the node serves TLS, give its certificate: --tls-cert or "
+                        + "IDMINT_TLS_CERT)");
     }
 
     @Test

@@ -101,7 +101,7 @@ class MigrationPlanTest {
         assertThatThrownBy(() -> MigrationPlan.plan(Layout.LEAF,
                 ids(at(Layout.LEAF, NOW - 1), future), NOW, HORIZON, 1000))
                 .hasMessageContaining("line 2: ID " + future + " decodes to "
-                        + "2026-11-24T12:00:02.000Z, PT2S after this machine's clock")
+                        + "2026-11-24T12:00:02.000Z, 2s after this machine's clock")
                 .hasMessageContaining("an ID from the future");
         // Within the allowed skew it is a clock difference: idmint starts after it.
         Plan p = MigrationPlan.plan(Layout.LEAF, ids(future), NOW, HORIZON, 5000);
@@ -151,11 +151,15 @@ class MigrationPlanTest {
         assertThat(MigrationPlan.source("sonyflake")).isSameAs(Layout.SONYFLAKE_2014);
         assertThat(MigrationPlan.source("uid-generator")).isSameAs(Layout.UID_GENERATOR_2016);
         assertThat(MigrationPlan.source("Leaf")).isSameAs(Layout.LEAF);
+        // The names a plan prints for them are accepted too.
+        assertThat(MigrationPlan.source("uid-generator-2016")).isSameAs(Layout.UID_GENERATOR_2016);
+        assertThat(MigrationPlan.source("sonyflake-2014")).isSameAs(Layout.SONYFLAKE_2014);
         assertThat(MigrationPlan.source("time=31,worker=20,sequence=12,tick=1s").name())
                 .isEqualTo("custom");
         assertThatThrownBy(() -> MigrationPlan.source("snowflak"))
                 .hasMessageContaining("unknown --from 'snowflak'; sources are leaf, "
-                        + "uid-generator, twitter, sonyflake, discord");
+                        + "uid-generator, twitter, sonyflake, discord, uid-generator-2016, "
+                        + "sonyflake-2014");
     }
 
     /**

@@ -216,6 +216,19 @@ class TlsIT {
     }
 
     @Test
+    void health_withoutTheCertificate_againstATlsNode_saysToGiveIt() throws Exception {
+        Server server = start();
+
+        Cli.Result r = Cli.run("health", "--http-port", Integer.toString(server.httpPort()));
+
+        assertThat(r.exitCode()).isEqualTo(Main.FAILURE);
+        assertThat(r.err()).contains("http://127.0.0.1:" + server.httpPort()
+                + "/health/ready: no answer: ")
+                .contains("(if the node serves TLS, give its certificate: --tls-cert or "
+                        + "IDMINT_TLS_CERT)");
+    }
+
+    @Test
     void health_withAChain_trustsOnlyItsOwnLeaf_notAnotherOfTheIntermediate() throws Exception {
         TestPki intermediate = ca.intermediate("test-intermediate");
         TestPki.Issued own = intermediate.peer("own");

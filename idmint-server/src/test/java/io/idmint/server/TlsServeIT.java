@@ -58,6 +58,9 @@ class TlsServeIT {
                 key.toString());
         assertThat(node.banner).startsWith("idmint serving https://127.0.0.1:" + node.port
                 + " grpc 127.0.0.1:" + node.grpcPort + " with TLS (datacenter 0, worker 0");
+        // serve refuses --static-peers with TLS, so the banner must not suggest it.
+        assertThat(node.banner).endsWith("registry static: is ONE HOST ONLY: another host needs "
+                + "another --worker, or a shared registry (etcd://, zk://, jdbc:)");
         BigInteger first = serial(cert);
         assertThat(servedSerial(ca, node)).isEqualTo(first);
         IdmintProcesses.Run health = procs.run("health", Map.of("IDMINT_TLS_CERT",
