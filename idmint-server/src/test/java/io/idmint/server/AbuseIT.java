@@ -189,7 +189,9 @@ class AbuseIT {
 
     /**
      * Opens connections to 127.0.0.1:PORT and holds them without sending a byte: prints
-     * {@code held N} once all are open, then waits until it is killed.
+     * {@code held N} once all are open, then holds them until its standard input ends (the
+     * test kills it, or the test JVM dies and its end of the pipe closes: no holder outlives
+     * the run).
      */
     static final class Holder {
         public static void main(String[] args) throws Exception {
@@ -200,7 +202,9 @@ class AbuseIT {
             }
             System.out.println("held " + held.size());
             System.out.flush();
-            Thread.sleep(Long.MAX_VALUE);
+            while (System.in.read() >= 0) {
+                // Nothing is sent on stdin; its end is the signal.
+            }
         }
     }
 
