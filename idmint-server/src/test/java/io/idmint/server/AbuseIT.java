@@ -18,6 +18,7 @@ import io.idmint.grpc.v1.NextObjectIdsRequest;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
 import io.idmint.grpc.v1.NextUuidsRequest;
 import io.idmint.grpc.v1.StreamIdsRequest;
+import io.idmint.testkit.Alone;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one ({@code -Didmint.attack=full}: 20,000 of each). The idle connections are held by
  * processes of their own, so no one process's file limit bounds the attack.
  */
+@Alone
 class AbuseIT {
 
     private static final int SHORT_CONNECTIONS = 6000;

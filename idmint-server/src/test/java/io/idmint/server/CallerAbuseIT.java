@@ -12,6 +12,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.NextIdsRequest;
+import io.idmint.testkit.Alone;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * addresses, lines forged into the logs, two tokens at once, and error details that echo the
  * request or name the code. Each against a real in-process server, over HTTP and gRPC.
  */
+@Alone
 class CallerAbuseIT {
 
     private static final String API = "api-secret";

@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.Layout;
+import io.idmint.testkit.Alone;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The layout has 2 IDs a millisecond, so a batch of 3,000 takes 1.5 s of ticks.
  */
+@Alone
 class HttpEventLoopIT {
 
     private static final String SLOW_LAYOUT = "time=41,datacenter=5,worker=5,sequence=1";
