@@ -1,8 +1,8 @@
 # alloc: heap bytes allocated per request on the server side, route by route, idmint vs the bare
 # Vert.x server (docs/benchmarks.md, "Allocation per request").
 #
-#   scripts/bench alloc                    # 20,000 requests a round; about a minute
-#   scripts/bench alloc --quick            # 2,000 requests a round
+#   scripts/bench alloc                    # 20,000 requests a round; about 3 minutes
+#   scripts/bench alloc --quick            # 2,000 requests a round; about a minute
 #
 # It starts `idmint serve` (java -jar, free ports, a temp data dir, the default embedded segment
 # store) and BareVertxServer (answering every request with idmint's /v1/id bytes, as in the http

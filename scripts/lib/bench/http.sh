@@ -1,6 +1,6 @@
 # http: `idmint serve` against the ceiling of its own stack, in one run, on loopback.
 #
-#   scripts/bench http            # full mode: about 12 minutes; run it on an otherwise idle machine
+#   scripts/bench http            # full mode: about 15 minutes; run it on an otherwise idle machine
 #   scripts/bench http --quick    # 1 round of 3 s per wrk run, 2 paired rounds of 1 s at 50% and
 #                                 # 90%; about a minute (the knobs below still override it)
 #

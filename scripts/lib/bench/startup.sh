@@ -72,8 +72,8 @@ bench() {
 }
 
 startup_stats() {
-    sort -n | awk '{ v[NR] = $1 }
-        END { printf "min %s, median %s, max %s", v[1], v[int((NR + 1) / 2)], v[NR] }'
+    sort -n | awk '{ v[NR] = $1 } END { printf "min %s, median %s, max %s", v[1],
+        (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[NR] }'
 }
 
 # startup_serve TREE IDLE: one start of that tree's ./idmint serve: its time to ready (ms) to
