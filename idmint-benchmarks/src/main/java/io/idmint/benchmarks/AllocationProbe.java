@@ -33,7 +33,7 @@ import javax.management.remote.JMXServiceURL;
  * does not depend on a quiet machine, unlike a latency. Requests go one at a time on one
  * keep-alive connection (one gRPC channel); each route is warmed up with N requests first (so
  * that the JIT has compiled and escape-analysed the path), then measured in three rounds of N,
- * and the median is printed. {@code scripts/bench-alloc} starts the servers and runs this.
+ * and the median is printed. {@code scripts/bench alloc} starts the servers and runs this.
  *
  * <pre>
  * java -cp idmint-benchmarks/target/benchmarks.jar io.idmint.benchmarks.AllocationProbe \

@@ -15,7 +15,7 @@ import java.util.List;
 /**
  * The ceiling of the HTTP stack on this machine: a Vert.x core server that answers every request,
  * whatever its path or method, with one constant JSON body and no work at all. idmint's
- * {@code /v1/id} is measured against it in the same run by {@code scripts/bench-http}; the
+ * {@code /v1/id} is measured against it in the same run by {@code scripts/bench http}; the
  * target is ≥ 90% of this server's requests/s.
  *
  * <p>To be a fair ceiling it does what idmint's HTTP layer does except minting and routing: the
@@ -23,7 +23,7 @@ import java.util.List;
  * {@link HttpServer} on the one shared port, as idmint's {@code Server} deploys {@code HttpApi}),
  * and a response of the same size with the same headers.
  * The body defaults to a 19-digit ID as in {@code {"id":"7269841635818741761"}} with
- * {@code content-type: application/json}; {@code scripts/bench-http} passes the body and headers
+ * {@code content-type: application/json}; {@code scripts/bench http} passes the body and headers
  * of a real idmint {@code /v1/id} response instead, so both send identical bytes.
  *
  * <p>Run (port 0 picks a free port; the line {@code bare serving http://HOST:PORT (...)} tells

@@ -49,7 +49,7 @@ import org.HdrHistogram.Histogram;
  *       within a poll and never pays a wake-up, yielding the CPU after each poll (in short
  *       runs at 8,000/s, 7 of 16 without the yield had a 100 ms stall, none of 16 with it; full
  *       runs still have them: docs/benchmarks.md, "How a run is made, and why"). For a
- *       generator with CPUs of its own ({@code taskset}, as {@code scripts/bench-http} runs it
+ *       generator with CPUs of its own ({@code taskset}, as {@code scripts/bench http} runs it
  *       with {@code BENCH_LOAD_CPUS}): on CPUs it shares with the server it would take their
  *       time.
  * </ul>
@@ -69,7 +69,7 @@ import org.HdrHistogram.Histogram;
  * rate runs {@code ROUNDS} rounds in which every URL gets one run, and the first URL of a round
  * rotates (ABAB... for two): the runs that are compared are seconds apart, so a machine whose
  * speed drifts over minutes (a shared VM) slows both alike, and neither always goes first. Run
- * ({@code scripts/bench-http} runs it against idmint and the bare server):
+ * ({@code scripts/bench http} runs it against idmint and the bare server):
  *
  * <pre>
  * java -cp idmint-benchmarks/target/benchmarks.jar io.idmint.benchmarks.FixedRateLoad \

@@ -53,7 +53,7 @@ import org.postgresql.copy.CopyIn;
  *     [ROWS [BATCH [VARIANT,...]]]
  * </pre>
  *
- * <p>Defaults: 5,000,000 rows, batches of 10,000, all four variants ({@code scripts/bench-insert}
+ * <p>Defaults: 5,000,000 rows, batches of 10,000, all four variants ({@code scripts/bench insert}
  * runs it; {@code --quick} there is 200,000 rows). Prints one Markdown table.
  */
 public final class InsertBenchmark {

@@ -48,7 +48,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * allows. Unlike {@code SnowflakeBenchmark} it does not fail the run, since some peers lead by
  * design. Duplicates are checked outside JMH by {@link PeerCheck}.
  *
- * <p>Run at 1 and 2 threads (or {@code scripts/bench-peers}, which also runs {@link PeerCheck}
+ * <p>Run at 1 and 2 threads (or {@code scripts/bench peers}, which also runs {@link PeerCheck}
  * and prints the tables):
  *
  * <pre>

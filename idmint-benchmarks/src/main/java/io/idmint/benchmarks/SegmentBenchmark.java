@@ -62,7 +62,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * fetch time as {@code fetchNanos / ranges}).
  *
  * <p>Targets: {@code idmint} above {@code cosidChain} at every point; {@code idmintRelaxed} at
- * least 4 x {@code cosidChain} at 2 threads. Build and run ({@code scripts/bench-segments} does
+ * least 4 x {@code cosidChain} at 2 threads. Build and run ({@code scripts/bench segments} does
  * both and prints each implementation's ratio to {@code cosidChain}):
  *
  * <pre>
@@ -71,7 +71,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *     -f 1 -wi 3 -w 1s -i 5 -r 1s -foe true
  * </pre>
  *
- * <p>Measured 2026-11-21 with {@code BENCH_NICE=-10 scripts/bench-segments} (that command, at
+ * <p>Measured 2026-11-21 with {@code BENCH_NICE=-10 scripts/bench segments} (that command, at
  * niceness -10) on a shared machine at load average 2.2, M IDs/s at steps 100 / 1,000 / 10,000:
  * 1 thread: idmint 430 / 382 / 443, idmintRelaxed 274 / 262 / 268, idmintByName 164 / 160 / 129,
  * cosidChain 179 / 172 / 173, cosidDefault 246 / 261 / 242, atomicLong 461 / 450 / 456;

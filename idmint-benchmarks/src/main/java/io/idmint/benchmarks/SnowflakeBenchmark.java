@@ -73,7 +73,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * 1,000,000 IDs on each of 2 threads; they are sorted and checked for a duplicate, and
  * {@code [unique] ...} is printed to stderr (a duplicate throws).
  *
- * <p>Build, then run at 1 and at 2 threads (or {@code scripts/bench-snowflake}, which does all):
+ * <p>Build, then run at 1 and at 2 threads (or {@code scripts/bench snowflake}, which does all):
  *
  * <pre>
  * ./mvnw -B -q -pl idmint-benchmarks -am package -DskipTests
@@ -83,7 +83,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  *     -f 1 -wi 3 -w 2s -i 5 -r 2s -foe true
  * </pre>
  *
- * <p>Measured 2026-11-21 with {@code scripts/bench-snowflake} (the commands above) while the
+ * <p>Measured 2026-11-21 with {@code scripts/bench snowflake} (the commands above) while the
  * shared machine was quiet: {@code idmintStriped} at 2 threads 8,159,644 ops/s (1.992 x the
  * cap), {@code idmintSnowflake} 4,094,423 at 2 threads and 4,096,954 at 1 (a rerun of the two
  * idmint methods: the script's own 1-thread run lost CPU to other processes), lead at most 0 ms
