@@ -40,6 +40,7 @@ class JpaEtcdIT {
     void twoInstances_sameDatabase_noDuplicateKey() throws Exception {
         try (EtcdCluster etcd = EtcdCluster.single();
              EmbeddedPostgres pg = EmbeddedPostgres.builder().setServerConfig("fsync", "off")
+                     .setPort(io.idmint.testkit.LocalProcesses.freePort())
                      .start()) {
             String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort()
                     + "/postgres?user=postgres";

@@ -45,7 +45,8 @@ class JpaSampleIT {
 
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
-        pg = EmbeddedPostgres.builder().setServerConfig("fsync", "off").start();
+        pg = EmbeddedPostgres.builder().setServerConfig("fsync", "off")
+                .setPort(io.idmint.testkit.LocalProcesses.freePort()).start();
         String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres?user=postgres";
         app = new SpringApplicationBuilder(SampleApp.class).properties(
                 "spring.main.web-application-type=none",

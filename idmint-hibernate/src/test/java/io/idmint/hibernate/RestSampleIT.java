@@ -30,7 +30,8 @@ class RestSampleIT {
 
     @Test
     void getOrder_idArrivesAsAStringInNodesJsonParse() throws Exception {
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                .setPort(io.idmint.testkit.LocalProcesses.freePort()).start()) {
             String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort()
                     + "/postgres?user=postgres";
             try (ConfigurableApplicationContext app = new SpringApplicationBuilder(

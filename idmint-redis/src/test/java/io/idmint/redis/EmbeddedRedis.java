@@ -2,8 +2,6 @@ package io.idmint.redis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,9 +27,7 @@ final class EmbeddedRedis implements AutoCloseable {
     private RedisServer server;
 
     private EmbeddedRedis(List<String> extra) throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        port = io.idmint.testkit.LocalProcesses.freePort();
         dir = Files.createTempDirectory("idmint-redis-");
         settings = new ArrayList<>(List.of("appendonly yes", "appendfsync always",
                 "dir " + dir, "save \"\""));

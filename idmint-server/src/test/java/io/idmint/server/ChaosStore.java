@@ -195,6 +195,7 @@ abstract class ChaosStore implements AutoCloseable {
         Postgres(Path data) throws IOException {
             this.data = data;
             pg = EmbeddedPostgres.builder().setDataDirectory(data)
+                    .setPort(io.idmint.testkit.LocalProcesses.freePort())
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("fsync", "off").start();
         }

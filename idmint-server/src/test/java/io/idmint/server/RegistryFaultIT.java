@@ -360,7 +360,7 @@ class RegistryFaultIT {
 
         @BeforeAll
         void startPostgres() throws IOException {
-            pg = EmbeddedPostgres.builder()
+            pg = EmbeddedPostgres.builder().setPort(io.idmint.testkit.LocalProcesses.freePort())
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("fsync", "off")
                     .start();

@@ -141,7 +141,7 @@ class SegmentFaultIT {
             EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
                     .setDataDirectory(pgData).setCleanDataDirectory(false)
                     .setServerConfig("listen_addresses", "127.0.0.1");
-            return (port == 0 ? b : b.setPort(port)).start();
+            return b.setPort(port == 0 ? io.idmint.testkit.LocalProcesses.freePort() : port).start();
         }
 
         void stop() throws IOException {

@@ -20,7 +20,7 @@ class SqlCommandIT {
 
     @BeforeAll
     static void startPostgres() throws IOException {
-        pg = EmbeddedPostgres.builder()
+        pg = EmbeddedPostgres.builder().setPort(io.idmint.testkit.LocalProcesses.freePort())
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 .setServerConfig("fsync", "off")
                 .start();

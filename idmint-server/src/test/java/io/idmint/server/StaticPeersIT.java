@@ -3,9 +3,6 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.IdmintProcesses.Node;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -170,9 +167,7 @@ class StaticPeersIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+    private static int freePort() {
+        return io.idmint.testkit.LocalProcesses.freePort();
     }
 }

@@ -3,7 +3,14 @@ package io.idmint.testkit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,27 +23,82 @@ public final class LocalProcesses {
     private LocalProcesses() {
     }
 
-    /** {@code n} distinct loopback ports that were free a moment ago. */
-    public static int[] freePorts(int n) {
-        List<ServerSocket> sockets = new ArrayList<>();
+    /** Where the JVMs of one machine's test runs claim ports (a lock file per port). */
+    private static final Path PORT_CLAIMS = Path.of(System.getProperty("java.io.tmpdir"),
+            "idmint-test-ports");
+    /** The claims this JVM holds until it exits (a released lock lets another JVM take one). */
+    private static final List<FileChannel> CLAIMED = new ArrayList<>();
+    /** Ports handed out from here: below the kernel's ephemeral range, above the well-known. */
+    private static final int LOWEST_PORT = 10_000;
+
+    /**
+     * {@code n} distinct loopback ports for processes a test starts, free now and kept from every
+     * other test JVM on this machine for as long as this one runs. Ports come from below the
+     * kernel's ephemeral range, so no outgoing connection takes one before the process binds it,
+     * and each is claimed with a lock file, so tests running at once in other JVMs (failsafe's
+     * forks, Maven's module threads) never get the same one.
+     */
+    public static synchronized int[] freePorts(int n) {
+        int ceiling = ephemeralLow();
+        int[] ports = new int[n];
+        java.util.Random random = new java.util.Random();
         try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets.add(s);
-                ports[i] = s.getLocalPort();
+            Files.createDirectories(PORT_CLAIMS);
+            int found = 0;
+            for (int attempt = 0; found < n; attempt++) {
+                if (attempt > 10_000) {
+                    throw new IllegalStateException("no free loopback port between "
+                            + LOWEST_PORT + " and " + ceiling + " after 10,000 tries");
+                }
+                int port = LOWEST_PORT + random.nextInt(ceiling - LOWEST_PORT);
+                if (claim(port)) {
+                    ports[found++] = port;
+                }
             }
             return ports;
         } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port", e);
-        } finally {
-            for (ServerSocket s : sockets) {
-                try {
-                    s.close();
-                } catch (IOException e) {
-                    // a probe socket; nothing to do
-                }
-            }
+            throw new UncheckedIOException("cannot claim ports in " + PORT_CLAIMS, e);
+        }
+    }
+
+    /** One free loopback port, claimed as {@link #freePorts} does. */
+    public static int freePort() {
+        return freePorts(1)[0];
+    }
+
+    private static boolean claim(int port) throws IOException {
+        FileChannel ch = FileChannel.open(PORT_CLAIMS.resolve(Integer.toString(port)),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null; // this JVM holds it already
+        }
+        if (lock == null) {
+            ch.close();
+            return false;
+        }
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(false);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+        } catch (IOException inUse) {
+            ch.close();
+            return false;
+        }
+        CLAIMED.add(ch);
+        return true;
+    }
+
+    /** The low end of the kernel's ephemeral port range (Linux), 32768 where unreadable. */
+    private static int ephemeralLow() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .trim();
+            int low = Integer.parseInt(range.split("\\s+")[0]);
+            return low > LOWEST_PORT + 1000 ? low : 32_768;
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
         }
     }
 
