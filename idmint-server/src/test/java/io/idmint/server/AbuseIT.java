@@ -74,10 +74,8 @@ class AbuseIT {
 
     @BeforeAll
     static void start() throws Exception {
-        // The runtime as shipped: its pauses and memory are what the attacks measure; ahead of
-        // this JVM, the attacker, which a real server would not share its cores with.
-        processes = new IdmintProcesses(tmp).jvmOptions(IdmintProcesses.AS_SHIPPED)
-                .aheadOfCallers();
+        // The runtime as shipped: its pauses and memory are what the attacks measure.
+        processes = new IdmintProcesses(tmp).jvmOptions(IdmintProcesses.AS_SHIPPED);
         node = processes.serve("target", Map.of(), "--segment-auto-create", "true",
                 "--segment-max-tags", "50", "--codes-dev", "true", "--flake-worker", "7");
         node.awaitReady(Duration.ofSeconds(30));

@@ -48,15 +48,17 @@ final class IdmintProcesses implements AutoCloseable {
 
     /**
      * The collector the launcher and the image run serve with (G1, keeping the heap it grew
-     * to), on a small heap: memory a collection would free does not pass for memory held.
+     * to), on a small heap: memory a collection would free does not pass for memory held. The
+     * heap is committed and touched whole at start, so resident memory measured later is what
+     * the work added beyond it (buffers, connections, threads), not how far the heap had grown
+     * when the measure began.
      */
     static final List<String> AS_SHIPPED = List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=100",
-            "-Xmx192m");
+            "-Xmx192m", "-Xms192m", "-XX:+AlwaysPreTouch");
 
     private final Path jar;
     private final Path dir;
     private List<String> jvmOptions = JVM_OPTIONS;
-    private boolean aheadOfCallers;
     private final List<Process> started = Collections.synchronizedList(new ArrayList<>());
     private final List<Node> nodes = Collections.synchronizedList(new ArrayList<>());
 
@@ -74,17 +76,6 @@ final class IdmintProcesses implements AutoCloseable {
      */
     IdmintProcesses jvmOptions(List<String> options) {
         this.jvmOptions = List.copyOf(options);
-        return this;
-    }
-
-    /**
-     * Starts the processes from now on ahead of this JVM in the scheduler ({@code nice -n -10},
-     * where the user may; root only on Linux), as servers whose callers are other machines: a
-     * test that attacks from this JVM shares the cores, and its work must not pass for the
-     * server's (a GC pause stretched because the attacker held the CPU).
-     */
-    IdmintProcesses aheadOfCallers() {
-        this.aheadOfCallers = "root".equals(System.getProperty("user.name"));
         return this;
     }
 
@@ -359,7 +350,8 @@ final class IdmintProcesses implements AutoCloseable {
     }
 
     /**
-     * Polls {@code condition} every 50 ms until it holds; fails after {@code timeout} with
+     * Polls {@code condition} every 50 ms until it holds; fails after {@code timeout} (times
+     * {@link io.idmint.testkit.TestTime#SCALE}) with
      * {@code last} (the last observation) and the processes' stderr.
      *
      * @return how long it took, in ms
@@ -367,10 +359,11 @@ final class IdmintProcesses implements AutoCloseable {
     long await(Duration timeout, String what, Supplier<Boolean> condition,
             Supplier<String> last) throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
+        Duration scaled = io.idmint.testkit.TestTime.scaled(timeout);
+        long deadline = start + scaled.toNanos();
         while (!condition.get()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + timeout.toMillis() + " ms: " + what
+                throw new AssertionError("not within " + scaled.toMillis() + " ms: " + what
                         + "; last seen: " + last.get() + "\n" + context());
             }
             Thread.sleep(50);
@@ -380,15 +373,13 @@ final class IdmintProcesses implements AutoCloseable {
 
     private ProcessBuilder builder(Map<String, String> env, List<String> args) {
         List<String> command = new ArrayList<>();
-        if (aheadOfCallers) {
-            command.addAll(List.of("nice", "-n", "-10"));
-        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // The class-data archive the build puts beside the jar, as the launcher maps it: a
-        // third less CPU per start (0.51 s to 0.34 s for `next` here), across the hundreds of
-        // processes the suite starts.
+        // The quick-starting processes map the class-data archive the build puts beside the
+        // jar, as the launcher does: a third less CPU per start (0.51 s to 0.34 s for `next`
+        // here), across the hundreds of processes the suite starts. Processes started with
+        // other options (AS_SHIPPED: memory measured) run without it.
         Path archive = jar.resolveSibling("idmint.jsa");
-        if (Files.isRegularFile(archive)) {
+        if (jvmOptions == JVM_OPTIONS && Files.isRegularFile(archive)) {
             command.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto"));
         }
         command.addAll(jvmOptions);

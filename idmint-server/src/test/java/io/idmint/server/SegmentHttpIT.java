@@ -385,8 +385,9 @@ class SegmentHttpIT {
         }
         assertThat(s.get("/metrics", "Authorization", "Bearer admin").body())
                 .contains("idmint_segment_ids_served_total{tag=\"secret-tag\"}");
+        // The server is shared with the other tests of this class, which may have made tags.
         assertThat((List<?>) s.get("/api/v1/status", "Authorization", "Bearer admin").json()
-                .get("segments")).hasSize(1);
+                .get("segments")).anySatisfy(t -> assertThat(t.toString()).contains("secret-tag"));
     }
 
     @Test
