@@ -7,6 +7,7 @@ import java.util.Set;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * Both run in stress mode (real threads) and model-checking mode (Lincheck's scheduler explores
  * interleavings, switching threads at every shared-memory access).
  */
+@Tag("model-check")
 class SnowflakeGeneratorLincheckTest {
 
     /** 4 IDs a tick; the worker field makes the node bits non-zero. */

@@ -9,6 +9,7 @@ import java.util.Set;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * The per-thread floor and the merge are confined to their thread; the stripes' floored,
  * non-waiting takes are what runs concurrently here.
  */
+@Tag("model-check")
 class StripedGeneratorLincheckTest {
 
     /** 4 IDs a tick, 4 worker IDs. */

@@ -10,6 +10,7 @@ import java.util.Set;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Test;
  * {@link Issue} and {@link Relaxed} also in stress mode, on real threads with the generator's own
  * fetch threads.
  */
+@Tag("model-check")
 class SegmentGeneratorLincheckTest {
 
     static final int BATCH = 3;

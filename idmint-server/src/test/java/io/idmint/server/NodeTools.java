@@ -3,9 +3,12 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,22 +33,41 @@ final class NodeTools {
     /** Installs the locked packages unless this lockfile's are installed already. */
     static synchronized Path install() throws IOException, InterruptedException {
         Files.createDirectories(TARGET);
-        try (var files = Files.list(SOURCE)) {
-            for (Path f : files.toList()) {
-                Files.copy(f, TARGET.resolve(f.getFileName()),
-                        StandardCopyOption.REPLACE_EXISTING);
+        // Test JVMs run at once: one copies and installs while the others wait for it.
+        try (FileChannel ch = lockFile(TARGET); FileLock held = ch.lock()) {
+            try (var files = Files.list(SOURCE)) {
+                for (Path f : files.toList()) {
+                    Path to = TARGET.resolve(f.getFileName());
+                    if (!Files.exists(to) || Files.mismatch(f, to) != -1) {
+                        Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
             }
+            installUnlocked(TARGET);
         }
-        installIn(TARGET);
         return TARGET;
     }
 
     /**
      * Runs {@code npm ci} in {@code dir} unless its node_modules was installed from the same
      * package-lock.json (compared by content, not by time). No install scripts: none of the
-     * packages needs one to run, and none should run on a test machine.
+     * packages needs one to run, and none should run on a test machine. Test JVMs running at
+     * once take turns (a lock file in the temporary directory, named after {@code dir}).
      */
     static synchronized void installIn(Path dir) throws IOException, InterruptedException {
+        try (FileChannel ch = lockFile(dir); FileLock held = ch.lock()) {
+            installUnlocked(dir);
+        }
+    }
+
+    private static FileChannel lockFile(Path dir) throws IOException {
+        String name = "idmint-npm-" + Integer.toHexString(dir.toAbsolutePath().normalize()
+                .toString().hashCode()) + ".lock";
+        return FileChannel.open(Path.of(System.getProperty("java.io.tmpdir"), name),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    }
+
+    private static void installUnlocked(Path dir) throws IOException, InterruptedException {
         byte[] lock = Files.readAllBytes(dir.resolve("package-lock.json"));
         Path stamp = dir.resolve(STAMP);
         if (Files.exists(stamp) && Arrays.equals(Files.readAllBytes(stamp), lock)) {
