@@ -1,5 +1,7 @@
 package io.idmint.zookeeper;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.idmint.testkit.fixture.ZkServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,7 +30,9 @@ import org.junit.jupiter.api.Test;
 /** ZooKeeper specifics: fencing by the HWM version, sessions, lost answers, the znode layout. */
 class ZkRegistryIT {
 
-    private static TestingServer server;
+    @RegisterExtension
+    static final ZkServer zk = ZkServer.shared();
+
     private static CuratorFramework admin;
 
     private final String ns = "z" + UUID.randomUUID().toString().substring(0, 8);
@@ -36,8 +40,7 @@ class ZkRegistryIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ZkTesting.server();
-        admin = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
+        admin = CuratorFrameworkFactory.newClient(zk.connectString(), new RetryOneTime(100));
         admin.start();
         admin.blockUntilConnected();
     }
@@ -45,7 +48,6 @@ class ZkRegistryIT {
     @AfterAll
     static void stop() throws Exception {
         admin.close();
-        server.close();
     }
 
     @AfterEach
@@ -54,7 +56,7 @@ class ZkRegistryIT {
     }
 
     private ZkRegistry open(String options) {
-        ZkRegistry r = ZkTesting.open(server.getConnectString(), options);
+        ZkRegistry r = ZkTesting.open(zk, options);
         opened.add(r);
         return r;
     }
@@ -64,14 +66,14 @@ class ZkRegistryIT {
     }
 
     private String base() {
-        return "/idmint-it/" + ns + "/dc/0";
+        return zk.chroot() + "/" + ns + "/dc/0";
     }
 
     @Test
     void claim_writesTheDocumentedZnodes() throws Exception {
         ZkRegistry r = open("");
         Claim c = r.claim(poolOfOne("host-a/1"));
-        assertThat(text("/idmint-it/" + ns + "/layout")).isEqualTo("time=41,sequence=12");
+        assertThat(text(zk.chroot() + "/" + ns + "/layout")).isEqualTo("time=41,sequence=12");
         assertThat(text(base() + "/name")).isEqualTo("dc-a");
         assertThat(text(base() + "/hwm/0")).isEqualTo("0");
         Stat hwm = admin.checkExists().forPath(base() + "/hwm/0");
@@ -132,7 +134,7 @@ class ZkRegistryIT {
         ZkRegistry a = open("");
         Claim ca = a.claim(poolOfOne("a"));
         long tokenA = a.extend(ca, 80_000);
-        ZkTesting.expireOnServer(ZkTesting.curator(a), server.getConnectString());
+        ZkTesting.expireOnServer(ZkTesting.curator(a), zk.connectString());
 
         ZkRegistry b = open("");
         Claim cb = b.claim(poolOfOne("b"));
@@ -149,7 +151,7 @@ class ZkRegistryIT {
         ZkRegistry a = open("");
         Claim ca = a.claim(poolOfOne("a"));
         long tokenA = a.extend(ca, 20_000);
-        ZkTesting.expireOnServer(ZkTesting.curator(a), server.getConnectString());
+        ZkTesting.expireOnServer(ZkTesting.curator(a), zk.connectString());
         assertThat(extendUntilAnswered(a, ca.withToken(tokenA))).isEqualTo(Kind.LEASE_LOST);
         Claim again = a.claim(poolOfOne("a"));
         assertThat(again.hwmMillis()).isEqualTo(20_000);
