@@ -1,7 +1,7 @@
 package io.idmint.etcd;
 
-import io.idmint.IdGenerator;
 import io.idmint.GeneratorListener;
+import io.idmint.IdGenerator;
 import io.idmint.Layout;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;

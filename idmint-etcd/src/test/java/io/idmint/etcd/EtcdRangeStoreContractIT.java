@@ -1,9 +1,9 @@
 package io.idmint.etcd;
 
 import io.idmint.spi.RangeStore;
+import io.idmint.testkit.RangeStoreContract;
 import io.idmint.testkit.fixture.EtcdServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import io.idmint.testkit.RangeStoreContract;
 
 /** The range store contract against one real etcd member. */
 class EtcdRangeStoreContractIT extends RangeStoreContract {

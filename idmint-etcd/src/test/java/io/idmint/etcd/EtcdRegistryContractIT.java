@@ -3,9 +3,9 @@ package io.idmint.etcd;
 import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.WorkerRegistryContract;
 import io.idmint.testkit.fixture.EtcdServer;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import io.idmint.testkit.WorkerRegistryContract;
 
 /** The registry contract against one real etcd member. */
 class EtcdRegistryContractIT extends WorkerRegistryContract {

@@ -1,8 +1,5 @@
 package io.idmint.zookeeper;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-import io.idmint.testkit.fixture.ZkServer;
-import io.idmint.testkit.Minter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.GeneratorListener;
@@ -11,6 +8,8 @@ import io.idmint.Layout;
 import io.idmint.LeaseState;
 import io.idmint.Snowflake;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.Minter;
+import io.idmint.testkit.fixture.ZkServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +20,7 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingCluster;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three generators on a three-member ensemble: the leader dies while they mint, then one

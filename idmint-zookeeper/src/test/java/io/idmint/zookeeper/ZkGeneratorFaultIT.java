@@ -1,7 +1,5 @@
 package io.idmint.zookeeper;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-import io.idmint.testkit.fixture.ZkServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +15,7 @@ import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.Minter;
 import io.idmint.testkit.PausableRegistry;
+import io.idmint.testkit.fixture.ZkServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,10 +27,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Real generators on a real ZooKeeper server, with faults: contention for a pool of one, a
