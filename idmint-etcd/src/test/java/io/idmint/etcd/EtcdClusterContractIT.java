@@ -3,25 +3,15 @@ package io.idmint.etcd;
 import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.WorkerRegistry;
-import io.idmint.testkit.EtcdCluster;
 import io.idmint.testkit.WorkerRegistryContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.idmint.testkit.fixture.EtcdServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The registry contract against a real 3-member etcd cluster. */
 class EtcdClusterContractIT extends WorkerRegistryContract {
 
-    private static EtcdCluster etcd;
-
-    @BeforeAll
-    static void startEtcd() {
-        etcd = EtcdCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopEtcd() {
-        etcd.close();
-    }
+    @RegisterExtension
+    static final EtcdServer etcd = EtcdServer.sharedCluster();
 
     @Override
     protected WorkerRegistry newClient() {

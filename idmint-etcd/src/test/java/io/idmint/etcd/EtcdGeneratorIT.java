@@ -10,9 +10,11 @@ import io.idmint.LeaseState;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
 import io.idmint.spi.WorkerRegistry;
-import io.idmint.testkit.EtcdCluster;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.Minter;
 import io.idmint.testkit.PausableRegistry;
+import io.idmint.testkit.Poll;
+import io.idmint.testkit.fixture.EtcdServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,49 +27,40 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Real generators on a real 3-member etcd cluster, with real faults: the leader killed, the
- * whole store stopped and started again on its data, a node's keepalive held back past its
- * lease while another node takes its worker. Short timings: lease TTL 3 s, keepalive 1 s, store
- * timeout 3 s, reservation 1 s (runway at most 1 s past the last acknowledged renewal), etcd
- * calls time out after 2 s.
+ * Real generators on a real 3-member etcd cluster, with real faults: the leader killed, a
+ * node's keepalive held back past its lease while another node takes its worker (the whole
+ * store stopped and started again is {@link EtcdStoreOutageIT}). Short timings: lease TTL 3 s,
+ * keepalive 1 s, store timeout 3 s, reservation 1 s (runway at most 1 s past the last
+ * acknowledged renewal), etcd calls time out after 2 s.
  */
 class EtcdGeneratorIT {
 
     /** No worker bits: a pool of exactly one worker ID. */
     private static final Layout POOL_OF_ONE = Layout.parse("time=41,sequence=12");
 
-    private static EtcdCluster etcd;
+    /** Its own members: a test kills the leader. */
+    @RegisterExtension
+    static final EtcdServer etcd = EtcdServer.dedicated(3);
 
     private final String namespace = "g" + UUID.randomUUID().toString().substring(0, 8);
     private final List<AutoCloseable> toClose =
             java.util.Collections.synchronizedList(new ArrayList<>());
-
-    @BeforeAll
-    static void startEtcd() {
-        etcd = EtcdCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopEtcd() {
-        etcd.close();
-    }
 
     @AfterEach
     void cleanUp() throws Exception {
         for (int i = toClose.size() - 1; i >= 0; i--) {
             toClose.get(i).close();
         }
-        etcd.restartAll();
+        etcd.cluster().restartAll();
     }
 
     private WorkerRegistry registry() {
-        WorkerRegistry r = WorkerRegistries.open(EtcdTestStores.uri(etcd, "2s"), Path.of("unused"));
+        WorkerRegistry r = WorkerRegistries.open(etcd.uri("2s"), Path.of("unused"));
         toClose.add(r);
         return r;
     }
@@ -82,7 +75,7 @@ class EtcdGeneratorIT {
     }
 
     private Minter minter(IdGenerator g, String name) {
-        Minter m = new Minter(g, name);
+        Minter m = new Minter(name, g);
         toClose.add(m);
         return m;
     }
@@ -196,10 +189,10 @@ class EtcdGeneratorIT {
         Poll.until(Duration.ofSeconds(5), "both mint", () -> aIds.count() > 100
                 && bIds.count() > 100);
 
-        int leader = etcd.leader(Duration.ofSeconds(10));
-        etcd.kill(leader);
+        int leader = etcd.cluster().leader(Duration.ofSeconds(10));
+        etcd.cluster().kill(leader);
         long killed = System.nanoTime();
-        int newLeader = etcd.leader(Duration.ofSeconds(10));
+        int newLeader = etcd.cluster().leader(Duration.ofSeconds(10));
         long electedNanos = System.nanoTime();
         assertThat(newLeader).isNotEqualTo(leader);
         // Renewals go through the new leader: both keep (or resume) issuing and stay ready.
@@ -222,46 +215,5 @@ class EtcdGeneratorIT {
         System.out.println("leader kill: " + aIds.count() + " and " + bIds.count() + " IDs, "
                 + aIds.refused() + " and " + bIds.refused() + " calls refused, new leader after "
                 + Duration.ofNanos(electedNanos - killed).toMillis() + " ms");
-    }
-
-    @Test
-    void storeOutage_pastRunway_notReadyThenRecoversOnItsOwn() throws Exception {
-        IdGenerator g = generator(registry(), Layout.SNOWFLAKE, Duration.ofSeconds(1));
-        Minter ids = minter(g, "outage");
-        Poll.until(Duration.ofSeconds(5), "it mints", () -> ids.count() > 100);
-        int worker = g.status().workerId();
-
-        etcd.stopAll();
-        // The runway is at most the 1 s reservation past the last acknowledged renewal, which
-        // was at most a renewal period (1/3 s) ago.
-        Duration toNotReady = Poll.until(Duration.ofSeconds(4), "NOT READY once the runway ends",
-                () -> !g.status().ready());
-        assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class);
-        // Past the store timeout (3 s) the worker is given up; still no IDs.
-        Poll.until(Duration.ofSeconds(10), "the worker is given up",
-                () -> g.status().state() == LeaseState.LOST
-                        || g.status().state() == LeaseState.ACQUIRING);
-        assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class);
-        int before = ids.count();
-        // Longer than the etcd call timeout (2 s): the release and the lease revoke sent when the
-        // worker was given up have failed for good, as in any outage longer than that.
-        Thread.sleep(3_000);
-
-        etcd.restartAll();
-        Duration toReady = Poll.until(Duration.ofSeconds(30), "READY again after etcd is back",
-                () -> g.status().ready());
-        Poll.until(Duration.ofSeconds(5), "it mints again", () -> ids.count() > before + 100);
-        // Its release went unanswered, so its owner key came back with etcd for another TTL:
-        // the node takes it over rather than a fresh worker (docs/registries.md, "etcd: the
-        // worker after a whole-store outage").
-        assertThat(g.status().workerId()).as("the worker held before the outage")
-                .isEqualTo(worker);
-        ids.close();
-        long[] all = ids.ids();
-        IdOracle.assertStrictlyIncreasing(all);
-        IdOracle.assertUnique(all);
-        assertThat(toNotReady).isLessThan(Duration.ofSeconds(4));
-        System.out.println("store outage: NOT READY after " + toNotReady.toMillis()
-                + " ms, READY again " + toReady.toMillis() + " ms after etcd restarted");
     }
 }

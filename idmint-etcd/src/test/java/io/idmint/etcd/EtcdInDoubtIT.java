@@ -9,15 +9,14 @@ import io.idmint.spi.Claim;
 import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
-import io.idmint.testkit.EtcdCluster;
+import io.idmint.testkit.fixture.EtcdServer;
 import java.time.Clock;
 import java.util.UUID;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A write whose answer is lost (it committed, but the attempt timed out) must neither fence the
@@ -26,27 +25,18 @@ import org.junit.jupiter.api.Test;
  */
 class EtcdInDoubtIT {
 
-    private static EtcdCluster etcd;
+    @RegisterExtension
+    static final EtcdServer etcd = EtcdServer.shared();
 
     private final String namespace = "d" + UUID.randomUUID().toString().substring(0, 8);
     private LosingAnswers store;
     private EtcdRegistry registry;
 
-    @BeforeAll
-    static void startEtcd() {
-        etcd = EtcdCluster.single();
-    }
-
-    @AfterAll
-    static void stopEtcd() {
-        etcd.close();
-    }
-
     @BeforeEach
     void open() {
         // Lost answers run out a 500 ms attempt; a call gives up after 2 s.
-        store = new LosingAnswers(EtcdUri.parse(EtcdTestStores.uri(etcd, "2s")));
-        registry = new EtcdRegistry(store, EtcdTestStores.PREFIX, Clock.systemUTC());
+        store = new LosingAnswers(EtcdUri.parse(etcd.uri("2s")));
+        registry = new EtcdRegistry(store, etcd.prefix(), Clock.systemUTC());
     }
 
     @AfterEach
@@ -60,7 +50,7 @@ class EtcdInDoubtIT {
     }
 
     private KeyValue hwm() throws RegistryException {
-        return store.get(EtcdTestStores.PREFIX + "/" + namespace + "/dc/0/hwm/0").getKvs().get(0);
+        return store.get(etcd.prefix() + "/" + namespace + "/dc/0/hwm/0").getKvs().get(0);
     }
 
     @Test

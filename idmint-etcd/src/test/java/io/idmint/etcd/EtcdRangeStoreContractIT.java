@@ -1,25 +1,15 @@
 package io.idmint.etcd;
 
 import io.idmint.spi.RangeStore;
-import io.idmint.testkit.EtcdCluster;
 import io.idmint.testkit.RangeStoreContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.idmint.testkit.fixture.EtcdServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The range store contract against one real etcd member. */
 class EtcdRangeStoreContractIT extends RangeStoreContract {
 
-    private static EtcdCluster etcd;
-
-    @BeforeAll
-    static void startEtcd() {
-        etcd = EtcdCluster.single();
-    }
-
-    @AfterAll
-    static void stopEtcd() {
-        etcd.close();
-    }
+    @RegisterExtension
+    static final EtcdServer etcd = EtcdServer.shared();
 
     @Override
     protected RangeStore newClient() {

@@ -12,8 +12,9 @@ import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
-import io.idmint.testkit.EtcdCluster;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.Poll;
+import io.idmint.testkit.fixture.EtcdServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,10 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The etcd range store on a real 3-member cluster, with real faults: the leader killed while
@@ -38,25 +38,17 @@ import org.junit.jupiter.api.Test;
  */
 class EtcdRangeStoreIT {
 
-    private static EtcdCluster etcd;
+    /** Its own members: tests kill the leader and stop the store. */
+    @RegisterExtension
+    static final EtcdServer etcd = EtcdServer.dedicated(3);
 
     private final String tag = "t" + UUID.randomUUID().toString().substring(0, 8);
     private final List<RangeStore> opened = Collections.synchronizedList(new ArrayList<>());
 
-    @BeforeAll
-    static void startEtcd() {
-        etcd = EtcdCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopEtcd() {
-        etcd.close();
-    }
-
     @AfterEach
     void cleanUp() {
         opened.forEach(RangeStore::close);
-        etcd.restartAll();
+        etcd.cluster().restartAll();
     }
 
     private RangeStore client() {
@@ -66,7 +58,7 @@ class EtcdRangeStoreIT {
     }
 
     private EtcdStore admin() {
-        return new EtcdStore(EtcdUri.parse(EtcdTestStores.uri(etcd, "5s")));
+        return new EtcdStore(EtcdUri.parse(etcd.uri("5s")));
     }
 
     @Test
@@ -95,10 +87,10 @@ class EtcdRangeStoreIT {
                 }));
             }
             Poll.until(Duration.ofSeconds(10), "allocations run", () -> ranges.size() > 200);
-            int leader = etcd.leader(Duration.ofSeconds(10));
-            etcd.kill(leader);
+            int leader = etcd.cluster().leader(Duration.ofSeconds(10));
+            etcd.cluster().kill(leader);
             int beforeKill = ranges.size();
-            assertThat(etcd.leader(Duration.ofSeconds(10))).isNotEqualTo(leader);
+            assertThat(etcd.cluster().leader(Duration.ofSeconds(10))).isNotEqualTo(leader);
             Poll.until(Duration.ofSeconds(20), "allocations go on under the new leader",
                     () -> ranges.size() > beforeKill + 500);
         } finally {
@@ -124,12 +116,12 @@ class EtcdRangeStoreIT {
         }
         long top = IdOracle.assertDisjointRanges(before);
 
-        etcd.stopAll();
+        etcd.cluster().stopAll();
         long start = System.nanoTime();
         assertUnavailable(() -> s.allocate(tag, 100));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
 
-        etcd.restartAll();
+        etcd.cluster().restartAll();
         Range[] after = new Range[1];
         Poll.until(Duration.ofSeconds(30), "allocations succeed again", () -> {
             try {
@@ -146,9 +138,8 @@ class EtcdRangeStoreIT {
     @Test
     void allocate_answerLostAfterCommit_isUnavailable_andThoseValuesAreNeverHandedOut()
             throws Exception {
-        try (LosingAnswers store = new LosingAnswers(EtcdUri.parse(EtcdTestStores.uri(etcd,
-                "2s")))) {
-            RangeStore s = new EtcdRangeStore(store, EtcdTestStores.PREFIX);
+        try (LosingAnswers store = new LosingAnswers(EtcdUri.parse(etcd.uri("2s")))) {
+            RangeStore s = new EtcdRangeStore(store, etcd.prefix());
             s.create(tag, 1, 10);
             assertThat(s.allocate(tag, 10)).isEqualTo(new Range(1, 11));
             store.loseCommitted.set(1);
@@ -167,7 +158,7 @@ class EtcdRangeStoreIT {
         s.allocate(tag, RangeStore.TAG_STEP);
         s.allocate(tag, 3);
         try (EtcdStore admin = admin()) {
-            var kvs = admin.get(EtcdTestStores.PREFIX + "/segments/" + tag).getKvs();
+            var kvs = admin.get(etcd.prefix() + "/segments/" + tag).getKvs();
             assertThat(kvs).hasSize(1);
             assertThat(string(kvs.get(0).getValue())).isEqualTo("110 100");
         }
@@ -178,7 +169,7 @@ class EtcdRangeStoreIT {
         RangeStore s = client();
         s.create(tag, 1, 10);
         try (EtcdStore admin = admin()) {
-            admin.txn("test put", new Cmp[0], new Op[] {Op.put(bytes(EtcdTestStores.PREFIX
+            admin.txn("test put", new Cmp[0], new Op[] {Op.put(bytes(etcd.prefix()
                     + "/segments/" + tag), bytes("12x 10"), PutOption.DEFAULT)}, new Op[0]);
         }
         assertThatThrownBy(() -> s.allocate(tag, 1))

@@ -16,7 +16,8 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
-import io.idmint.testkit.EtcdCluster;
+import io.idmint.testkit.Poll;
+import io.idmint.testkit.fixture.EtcdServer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -30,11 +31,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What is particular to etcd: real lease expiry, the key layout, timeouts. */
 class EtcdRegistryIT {
 
-    private static EtcdCluster etcd;
+    /** Its own member: one test stops and restarts it. */
+    @RegisterExtension
+    static final EtcdServer etcd = EtcdServer.dedicated(1);
     private static EtcdStore admin;
 
     private final String namespace = "r" + UUID.randomUUID().toString().substring(0, 8);
@@ -42,14 +46,12 @@ class EtcdRegistryIT {
 
     @BeforeAll
     static void startEtcd() {
-        etcd = EtcdCluster.single();
-        admin = new EtcdStore(EtcdUri.parse(EtcdTestStores.uri(etcd, "5s")));
+        admin = new EtcdStore(EtcdUri.parse(etcd.uri("5s")));
     }
 
     @AfterAll
     static void stopEtcd() {
         admin.close();
-        etcd.close();
     }
 
     @AfterEach
@@ -69,7 +71,7 @@ class EtcdRegistryIT {
     }
 
     private String key(String rest) {
-        return EtcdTestStores.PREFIX + "/" + namespace + "/dc/1/" + rest;
+        return etcd.prefix() + "/" + namespace + "/dc/1/" + rest;
     }
 
     private KeyValue stored(String rest) throws RegistryException {
@@ -168,7 +170,7 @@ class EtcdRegistryIT {
     @Test
     void releaseUnanswered_thisClientTakesTheWorkerOverAtOnce_noOtherClientCan()
             throws Exception {
-        WorkerRegistry a = WorkerRegistries.open(EtcdTestStores.uri(etcd, "1s"), Path.of("."));
+        WorkerRegistry a = WorkerRegistries.open(etcd.uri("1s"), Path.of("."));
         opened.add(a);
         WorkerRegistry b = connect();
         Claim c = a.claim(request(3, 30_000));
@@ -177,10 +179,10 @@ class EtcdRegistryIT {
 
         // etcd is down when the node gives the worker up: the release cannot be answered, and
         // the owner key comes back with etcd, on its lease, for another TTL.
-        etcd.stopAll();
+        etcd.cluster().stopAll();
         assertThatThrownBy(() -> a.release(reserved, 5_000)).isInstanceOf(RegistryException.class)
                 .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.UNAVAILABLE);
-        etcd.restartAll();
+        etcd.cluster().restartAll();
         assertThat(stored("owner/" + c.workerId()).getLease()).isEqualTo(oldLease);
 
         ClaimRequest preferIt = new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, "", 3,

@@ -6,37 +6,31 @@ import io.idmint.segment.RangeStores;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
-import io.idmint.testkit.EtcdCluster;
+import io.idmint.testkit.fixture.EtcdServer;
 import java.nio.file.Path;
 
 /**
- * Opening registries and range stores on a test cluster, and what tests do to etcd behind their
- * backs.
+ * Opening registries and range stores under a test class's prefix, and what tests do to etcd
+ * behind their backs.
  */
 final class EtcdTestStores {
-
-    static final String PREFIX = "/idmint-test";
 
     private EtcdTestStores() {
     }
 
-    static String uri(EtcdCluster etcd, String timeout) {
-        return "etcd://" + etcd.endpoints() + PREFIX + "?timeout=" + timeout;
-    }
-
     /** A new client, through the URI and ServiceLoader as a node would open it. */
-    static WorkerRegistry open(EtcdCluster etcd) {
-        return WorkerRegistries.open(uri(etcd, "5s"), Path.of("unused"));
+    static WorkerRegistry open(EtcdServer etcd) {
+        return WorkerRegistries.open(etcd.uri("5s"), Path.of("unused"));
     }
 
     /** A new range store client, through the URI and ServiceLoader as a node would open it. */
-    static RangeStore openRangeStore(EtcdCluster etcd, String timeout) {
-        return RangeStores.open(uri(etcd, timeout), Path.of("unused"));
+    static RangeStore openRangeStore(EtcdServer etcd, String timeout) {
+        return RangeStores.open(etcd.uri(timeout), Path.of("unused"));
     }
 
     /** Revokes every lease holding a worker of the namespace, as if each had expired. */
-    static int expireLeases(EtcdCluster etcd, String namespace) throws RegistryException {
-        return expireLeases(uri(etcd, "5s"), namespace);
+    static int expireLeases(EtcdServer etcd, String namespace) throws RegistryException {
+        return expireLeases(etcd.uri("5s"), namespace);
     }
 
     /** Revokes every lease holding a worker of the namespace, through the store {@code uri}. */

@@ -8,6 +8,8 @@ import io.idmint.Layout;
 import io.idmint.LeaseState;
 import io.idmint.Snowflake;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.Minter;
+import io.idmint.testkit.fixture.ZkServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +20,7 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingCluster;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three generators on a three-member ensemble: the leader dies while they mint, then one
@@ -29,10 +32,14 @@ class ZkClusterIT {
     /** Four worker IDs for three generators. */
     private static final Layout FOUR = Layout.parse("time=41,worker=2,sequence=12");
 
+    /** Its own ensemble: the test kills the leader. */
+    @RegisterExtension
+    static final ZkServer zk = ZkServer.ensemble(3);
+
     @Test
     void leaderDies_thenASessionExpires_generatorsRecover_withoutOverlap() throws Exception {
         List<AutoCloseable> toClose = new ArrayList<>();
-        TestingCluster cluster = ZkTesting.cluster(3);
+        TestingCluster cluster = zk.cluster();
         try {
             List<ZkRegistry> registries = new ArrayList<>();
             List<IdGenerator> gens = new ArrayList<>();
@@ -40,7 +47,7 @@ class ZkClusterIT {
             List<String> victimStates = new CopyOnWriteArrayList<>();
             for (int i = 0; i < 3; i++) {
                 // A 10 s session rides out the election; the lease protocol still uses 3 s.
-                ZkRegistry r = ZkTesting.open(cluster.getConnectString(), "session=10s&timeout=2s");
+                ZkRegistry r = ZkTesting.open(zk, "session=10s&timeout=2s");
                 toClose.add(r);
                 registries.add(r);
                 GeneratorListener listener = i != 0 ? GeneratorListener.NONE
@@ -98,7 +105,6 @@ class ZkClusterIT {
             for (int i = toClose.size() - 1; i >= 0; i--) {
                 toClose.get(i).close();
             }
-            cluster.close();
         }
     }
 }

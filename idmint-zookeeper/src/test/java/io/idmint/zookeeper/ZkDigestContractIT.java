@@ -4,12 +4,12 @@ import io.idmint.spi.RangeStore;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.RangeStoreContract;
 import io.idmint.testkit.WorkerRegistryContract;
+import io.idmint.testkit.fixture.ZkServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The registry and range store contracts once with {@code auth=digest}: every znode carries the
@@ -17,21 +17,17 @@ import org.junit.jupiter.api.Nested;
  */
 class ZkDigestContractIT {
 
-    private static TestingServer server;
+    @RegisterExtension
+    static final ZkServer zk = ZkServer.shared();
+
     private static String options;
 
     @BeforeAll
     static void start() throws Exception {
-        server = ZkTesting.server();
         Path password = Files.createTempFile("idmint-zk-digest-", ".password");
         Files.writeString(password, "contract-pw\n");
         password.toFile().deleteOnExit();
         options = "timeout=5s&auth=digest&user=idmint&password-file=" + password;
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
     }
 
     @Nested
@@ -39,7 +35,7 @@ class ZkDigestContractIT {
 
         @Override
         protected WorkerRegistry newClient() {
-            return ZkTesting.open(server.getConnectString(), options);
+            return ZkTesting.open(zk, options);
         }
 
         @Override
@@ -53,7 +49,7 @@ class ZkDigestContractIT {
 
         @Override
         protected RangeStore newClient() {
-            return ZkTesting.openRangeStore(server.getConnectString(), options);
+            return ZkTesting.openRangeStore(zk, options);
         }
     }
 }

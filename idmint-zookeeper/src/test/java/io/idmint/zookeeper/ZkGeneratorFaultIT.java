@@ -13,7 +13,9 @@ import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.Minter;
 import io.idmint.testkit.PausableRegistry;
+import io.idmint.testkit.fixture.ZkServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,14 +27,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Real generators on a real ZooKeeper server, with faults: contention for a pool of one, a
- * holder paused while its session expires and another node takes its worker, a store outage.
+ * holder paused while its session expires and another node takes its worker, an extend while
+ * the connection is suspended (the store outage is {@link ZkStoreOutageIT}).
  * Timings: lease TTL 3 s (so the session timeout is 3 s), keepalive 1 s, store timeout 3 s,
  * reservation 1 s.
  */
@@ -43,12 +45,9 @@ class ZkGeneratorFaultIT {
 
     private final String ns = "g" + UUID.randomUUID().toString().substring(0, 8);
     private final List<AutoCloseable> toClose = new ArrayList<>();
-    private TestingServer server;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = ZkTesting.server();
-    }
+    /** A server of each test's own: tests stop it and expire sessions on it. */
+    @RegisterExtension
+    final ZkServer zk = ZkServer.dedicated();
 
     @AfterEach
     void stop() throws Exception {
@@ -59,7 +58,6 @@ class ZkGeneratorFaultIT {
         for (AutoCloseable c : toClose) {
             c.close();
         }
-        server.close();
     }
 
     private <T extends AutoCloseable> T closeLater(T c) {
@@ -68,7 +66,7 @@ class ZkGeneratorFaultIT {
     }
 
     private ZkRegistry registry(String options) {
-        return closeLater(ZkTesting.open(server.getConnectString(), options));
+        return closeLater(ZkTesting.open(zk, options));
     }
 
     private IdGenerator generator(WorkerRegistry r) {
@@ -154,7 +152,7 @@ class ZkGeneratorFaultIT {
                 () -> !a.status().ready());
         assertThat(stale).as("runway is at most the 1 s reservation").isLessThan(2_000);
         long oldSession = ZkTesting.curator(ra).getZookeeperClient().getZooKeeper().getSessionId();
-        ZkTesting.expireOnServer(ZkTesting.curator(ra), server.getConnectString());
+        ZkTesting.expireOnServer(ZkTesting.curator(ra), zk.connectString());
 
         ZkRegistry rb = registry("");
         IdGenerator b = generator(rb);
@@ -187,45 +185,12 @@ class ZkGeneratorFaultIT {
         IdOracle.assertDisjointHolders(ONE, Map.of("a", ma.ids(), "b", mb.ids()));
     }
 
-    /**
-     * The server is down longer than the runway: NOT READY within the runway, the worker given
-     * up after the store timeout, and back by itself once the server is. The session (10 s)
-     * outlives the outage, so the owner znode the failed release left behind is still there, in
-     * the registry's own live session: the re-claim must delete it, or the pool stays full.
-     */
-    @Test
-    void storeOutage_goesNotReadyInTime_andRecoversByItself() throws Exception {
-        ZkRegistry r = registry("session=10s&timeout=1s");
-        IdGenerator g = generator(r);
-        Minter m = minter("g", g);
-        ZkTesting.await("minting", 5_000, () -> m.count() > 200);
-
-        server.stop();
-        long notReady = ZkTesting.await("NOT READY after the outage starts", 5_000,
-                () -> !g.status().ready());
-        assertThat(notReady).as("within the store timeout").isLessThan(3_000);
-        assertThatThrownBy(g::nextId).isInstanceOf(IdUnavailableException.class);
-        ZkTesting.await("worker given up after the store timeout", 6_000,
-                () -> g.status().state() == LeaseState.LOST
-                        || g.status().state() == LeaseState.ACQUIRING);
-        int before = m.count();
-
-        server.restart();
-        long back = ZkTesting.await("ready again", 8_000, () -> g.status().ready());
-        assertThat(back).as("well before the 10 s session could expire").isLessThan(8_000);
-        ZkTesting.await("minting again", 5_000, () -> m.count() > before + 200);
-        m.close();
-        long[] ids = m.ids();
-        IdOracle.assertStrictlyIncreasing(ids);
-        IdOracle.assertUnique(ids);
-    }
-
     /** While the connection is suspended, extend fails at once instead of waiting it out. */
     @Test
     void extend_whileSuspended_failsFast() throws Exception {
         ZkRegistry r = registry("timeout=5s&session=10s");
         var claim = r.claim(new ClaimRequest(ns, ONE.spec(), 0, "", 0, -1, 3_000, "x"));
-        server.stop();
+        zk.server().stop();
         ZkTesting.await("suspended", 5_000,
                 () -> !ZkTesting.curator(r).getZookeeperClient().isConnected());
         long start = System.nanoTime();
@@ -233,7 +198,7 @@ class ZkGeneratorFaultIT {
                 .isInstanceOf(RegistryException.class)
                 .hasMessageContaining("suspended");
         assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(500);
-        server.restart();
+        zk.server().restart();
         ZkTesting.await("extend works again in the same session", 10_000, () -> {
             try {
                 r.extend(claim, 2_000);

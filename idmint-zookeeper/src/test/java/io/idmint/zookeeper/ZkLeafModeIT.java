@@ -13,6 +13,7 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.ManualTimeSource;
+import io.idmint.testkit.fixture.ZkServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,12 +27,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,10 +42,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ZkLeafModeIT {
 
-    private static TestingServer server;
-    private static CuratorFramework leafSide;
+    @RegisterExtension
+    static final ZkServer zk = ZkServer.shared();
 
-    private static final String CHROOT = "/idmint-it";
+    private static CuratorFramework leafSide;
+    private static String chroot;
 
     @TempDir
     Path dirs;
@@ -55,8 +57,8 @@ class ZkLeafModeIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ZkTesting.server();
-        leafSide = CuratorFrameworkFactory.newClient(server.getConnectString(),
+        chroot = zk.chroot();
+        leafSide = CuratorFrameworkFactory.newClient(zk.connectString(),
                 new RetryOneTime(100));
         leafSide.start();
         leafSide.blockUntilConnected();
@@ -65,7 +67,6 @@ class ZkLeafModeIT {
     @AfterAll
     static void stop() throws Exception {
         leafSide.close();
-        server.close();
     }
 
     @AfterEach
@@ -75,12 +76,12 @@ class ZkLeafModeIT {
 
     /** A registry of a new node (its own data directory). */
     private ZkRegistry open() {
-        return open(CHROOT, dirs.resolve("node" + opened.size()), "");
+        return open(chroot, dirs.resolve("node" + opened.size()), "");
     }
 
     /** A registry of the node whose data directory is {@code dataDir}, under {@code chroot}. */
     private ZkRegistry open(String chroot, Path dataDir, String options) {
-        ZkRegistry r = ZkTesting.open(server.getConnectString(), chroot,
+        ZkRegistry r = ZkTesting.open(zk.connectString(), chroot,
                 "leaf-name=" + leafName + (options.isEmpty() ? "" : "&" + options), dataDir);
         opened.add(r);
         return r;
@@ -212,9 +213,9 @@ class ZkLeafModeIT {
      */
     @Test
     void claim_reservationNeverClaimed_isTakenOnceALeaseTtlOld() throws Exception {
-        int orphan = reserveAs(CHROOT + "/" + ns, UUID.randomUUID().toString());
+        int orphan = reserveAs(chroot + "/" + ns, UUID.randomUUID().toString());
         long created = createdMillis(orphan);
-        ZkRegistry r = open(CHROOT, dirs.resolve("node"), "session=30s");
+        ZkRegistry r = open(chroot, dirs.resolve("node"), "session=30s");
 
         assertThat(r.claim(request(Layout.LEAF.spec(), -1)).workerId()).isEqualTo(1);
         pastOneMillisecond(created);
@@ -230,22 +231,22 @@ class ZkLeafModeIT {
     @Test
     void claim_anotherDeploymentsReservation_isHeldLikeALeafNodes() throws Exception {
         Path node = dirs.resolve("node");
-        ZkRegistry a = open(CHROOT, node, "session=30s");
+        ZkRegistry a = open(chroot, node, "session=30s");
         Claim held = a.claim(request(Layout.LEAF.spec(), -1));
         Claim released = a.claim(request(Layout.LEAF.spec(), -1));
         a.release(released, released.hwmMillis());
-        int neverClaimed = reserveAs(CHROOT + "/" + ns, UUID.randomUUID().toString());
+        int neverClaimed = reserveAs(chroot + "/" + ns, UUID.randomUUID().toString());
         pastOneMillisecond(createdMillis(neverClaimed));
 
-        ZkRegistry b = open(CHROOT, node, "session=30s");
-        ZkRegistry c = open("/idmint-other", dirs.resolve("other"), "session=30s");
+        ZkRegistry b = open(chroot, node, "session=30s");
+        ZkRegistry c = open(chroot + "-other", dirs.resolve("other"), "session=30s");
         int inOtherNamespace = b.claim(abandoning(ns + "b", released.workerId())).workerId();
         int underOtherChroot = c.claim(abandoning(ns, released.workerId())).workerId();
 
         assertThat(List.of(held.workerId(), released.workerId(), neverClaimed,
                 inOtherNamespace, underOtherChroot)).containsExactly(0, 1, 2, 3, 4);
         assertThat(new String(leafSide.getData().forPath(reservation(3)),
-                StandardCharsets.UTF_8)).startsWith("{\"ip\":\"" + CHROOT + "/" + ns + "b\","
+                StandardCharsets.UTF_8)).startsWith("{\"ip\":\"" + chroot + "/" + ns + "b\","
                         + "\"port\":\"" + Files.readString(node.resolve(LeafWorkers.NODE_ID_FILE))
                                 .trim() + "\",\"timestamp\":");
     }
@@ -258,7 +259,7 @@ class ZkLeafModeIT {
     void claim_deploymentsRacing_neverShareAWorkerId() throws Exception {
         List<ZkRegistry> registries = new ArrayList<>();
         for (int t = 0; t < 8; t++) {
-            registries.add(open(t % 2 == 0 ? CHROOT : "/idmint-other", dirs.resolve("race" + t),
+            registries.add(open(t % 2 == 0 ? chroot : chroot + "-other", dirs.resolve("race" + t),
                     "session=30s"));
         }
         Map<Integer, String> holders = new ConcurrentHashMap<>();
@@ -284,16 +285,16 @@ class ZkLeafModeIT {
     void claim_restartedWhileItsKilledSessionLives_waitsAndRetakesItsReservation()
             throws Exception {
         Path node = dirs.resolve("restarting");
-        Claim before = open(CHROOT, node, "session=5s").claim(request(Layout.LEAF.spec(), -1));
-        String owner = CHROOT + "/" + ns + "/dc/0/owner/" + before.workerId();
+        Claim before = open(chroot, node, "session=5s").claim(request(Layout.LEAF.spec(), -1));
+        String owner = chroot + "/" + ns + "/dc/0/owner/" + before.workerId();
         ZkTesting.killWithoutClosing(ZkTesting.curator(opened.get(0)));
 
-        Claim fresh = open(CHROOT, dirs.resolve("new"), "session=5s")
+        Claim fresh = open(chroot, dirs.resolve("new"), "session=5s")
                 .claim(request(Layout.LEAF.spec(), -1));
         assertThat(leafSide.checkExists().forPath(owner)).as("the killed run's owner znode")
                 .isNotNull();
         List<String> reserved = leafSide.getChildren().forPath(forever());
-        Claim after = open(CHROOT, node, "session=5s").claim(request(Layout.LEAF.spec(), -1));
+        Claim after = open(chroot, node, "session=5s").claim(request(Layout.LEAF.spec(), -1));
 
         assertThat(fresh.workerId()).isEqualTo(before.workerId() + 1);
         assertThat(after.workerId()).isEqualTo(before.workerId());

@@ -8,6 +8,7 @@ import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.fixture.ZkServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,12 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
-import org.apache.curator.test.TestingServer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The ZooKeeper range store with real faults (the server stopped and restarted on its data, an
@@ -36,20 +35,12 @@ import org.junit.jupiter.api.Test;
  */
 class ZkRangeStoreIT {
 
-    private static TestingServer server;
+    /** Its own server: a test stops and restarts it. */
+    @RegisterExtension
+    static final ZkServer zk = ZkServer.dedicated();
 
     private final String tag = "t" + UUID.randomUUID().toString().substring(0, 8);
     private final List<AutoCloseable> opened = Collections.synchronizedList(new ArrayList<>());
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ZkTesting.server();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
 
     @AfterEach
     void cleanUp() throws Exception {
@@ -59,13 +50,13 @@ class ZkRangeStoreIT {
     }
 
     private RangeStore client(String connectString) {
-        RangeStore s = ZkTesting.openRangeStore(connectString, "timeout=2s");
+        RangeStore s = ZkTesting.openRangeStore(connectString + zk.chroot(), "timeout=2s");
         opened.add(s);
         return s;
     }
 
     private RangeStore client() {
-        return client(server.getConnectString());
+        return client(zk.connectString());
     }
 
     /** The store's own Curator client, started by its first call. */
@@ -83,12 +74,12 @@ class ZkRangeStoreIT {
         }
         long top = IdOracle.assertDisjointRanges(before);
 
-        server.stop();
+        zk.server().stop();
         long start = System.nanoTime();
         assertUnavailable(() -> s.allocate(tag, 100));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
 
-        server.restart();
+        zk.server().restart();
         Range[] after = new Range[1];
         ZkTesting.await("allocations succeed again", 30_000, () -> {
             try {
@@ -105,7 +96,7 @@ class ZkRangeStoreIT {
     @Test
     void allocate_ensembleLeaderKilledMidAllocations_rangesStayDisjoint_andGoOn()
             throws Exception {
-        try (TestingCluster cluster = ZkTesting.cluster(3)) {
+        try (TestingCluster cluster = ZkServer.startEnsemble(3)) {
             String cs = cluster.getConnectString();
             client(cs).create(tag, 1, 10);
             int threads = 4;
@@ -162,7 +153,7 @@ class ZkRangeStoreIT {
         s.create(tag, 7, 100);
         s.allocate(tag, RangeStore.TAG_STEP);
         s.allocate(tag, 3);
-        byte[] data = curator(s).getData().forPath("/idmint-it/segments/" + tag);
+        byte[] data = curator(s).getData().forPath(zk.chroot() + "/segments/" + tag);
         assertThat(new String(data, StandardCharsets.UTF_8)).isEqualTo("110 100");
     }
 
@@ -170,7 +161,7 @@ class ZkRangeStoreIT {
     void allocate_unreadableValue_isCorrupt_andTagsToo() throws Exception {
         RangeStore s = client();
         s.create(tag, 1, 10);
-        curator(s).setData().forPath("/idmint-it/segments/" + tag,
+        curator(s).setData().forPath(zk.chroot() + "/segments/" + tag,
                 "12x 10".getBytes(StandardCharsets.UTF_8));
         assertThatThrownBy(() -> s.allocate(tag, 1))
                 .isInstanceOf(RegistryException.class)
@@ -183,7 +174,7 @@ class ZkRangeStoreIT {
 
     @Test
     void registry_namespaceSegments_isRejected_soItCannotMixWithTags() {
-        ZkRegistry registry = ZkTesting.open(server.getConnectString(), "timeout=2s");
+        ZkRegistry registry = ZkTesting.open(zk, "timeout=2s");
         opened.add(registry);
         assertThatThrownBy(() -> registry.list("segments"))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -201,9 +192,9 @@ class ZkRangeStoreIT {
 
     @Test
     void open_badUri_isIllegalArgument_namingTheBadPart() {
-        assertThatThrownBy(() -> ZkTesting.openRangeStore("h:1/x", "color=red"))
+        assertThatThrownBy(() -> ZkTesting.openRangeStore("h:1/x/idmint-it", "color=red"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'color'");
-        assertThatThrownBy(() -> ZkTesting.openRangeStore("h:99999", ""))
+        assertThatThrownBy(() -> ZkTesting.openRangeStore("h:99999/idmint-it", ""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("99999");
     }
 

@@ -2,9 +2,8 @@ package io.idmint.zookeeper;
 
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.WorkerRegistryContract;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.idmint.testkit.fixture.ZkServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The testkit contract against a real ZooKeeper server. Each client is a registry with its own
@@ -13,21 +12,12 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class ZkRegistryContractIT extends WorkerRegistryContract {
 
-    private static TestingServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = ZkTesting.server();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final ZkServer zk = ZkServer.shared();
 
     @Override
     protected WorkerRegistry newClient() {
-        return ZkTesting.open(server.getConnectString(), "timeout=5s");
+        return ZkTesting.open(zk, "timeout=5s");
     }
 
     @Override

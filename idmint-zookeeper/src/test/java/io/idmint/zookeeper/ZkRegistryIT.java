@@ -9,6 +9,7 @@ import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRecord;
+import io.idmint.testkit.fixture.ZkServer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,17 +19,19 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.KillSession;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** ZooKeeper specifics: fencing by the HWM version, sessions, lost answers, the znode layout. */
 class ZkRegistryIT {
 
-    private static TestingServer server;
+    @RegisterExtension
+    static final ZkServer zk = ZkServer.shared();
+
     private static CuratorFramework admin;
 
     private final String ns = "z" + UUID.randomUUID().toString().substring(0, 8);
@@ -36,8 +39,7 @@ class ZkRegistryIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = ZkTesting.server();
-        admin = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
+        admin = CuratorFrameworkFactory.newClient(zk.connectString(), new RetryOneTime(100));
         admin.start();
         admin.blockUntilConnected();
     }
@@ -45,7 +47,6 @@ class ZkRegistryIT {
     @AfterAll
     static void stop() throws Exception {
         admin.close();
-        server.close();
     }
 
     @AfterEach
@@ -54,7 +55,7 @@ class ZkRegistryIT {
     }
 
     private ZkRegistry open(String options) {
-        ZkRegistry r = ZkTesting.open(server.getConnectString(), options);
+        ZkRegistry r = ZkTesting.open(zk, options);
         opened.add(r);
         return r;
     }
@@ -64,14 +65,14 @@ class ZkRegistryIT {
     }
 
     private String base() {
-        return "/idmint-it/" + ns + "/dc/0";
+        return zk.chroot() + "/" + ns + "/dc/0";
     }
 
     @Test
     void claim_writesTheDocumentedZnodes() throws Exception {
         ZkRegistry r = open("");
         Claim c = r.claim(poolOfOne("host-a/1"));
-        assertThat(text("/idmint-it/" + ns + "/layout")).isEqualTo("time=41,sequence=12");
+        assertThat(text(zk.chroot() + "/" + ns + "/layout")).isEqualTo("time=41,sequence=12");
         assertThat(text(base() + "/name")).isEqualTo("dc-a");
         assertThat(text(base() + "/hwm/0")).isEqualTo("0");
         Stat hwm = admin.checkExists().forPath(base() + "/hwm/0");
@@ -132,7 +133,7 @@ class ZkRegistryIT {
         ZkRegistry a = open("");
         Claim ca = a.claim(poolOfOne("a"));
         long tokenA = a.extend(ca, 80_000);
-        ZkTesting.expireOnServer(ZkTesting.curator(a), server.getConnectString());
+        ZkTesting.expireOnServer(ZkTesting.curator(a), zk.connectString());
 
         ZkRegistry b = open("");
         Claim cb = b.claim(poolOfOne("b"));
@@ -149,7 +150,7 @@ class ZkRegistryIT {
         ZkRegistry a = open("");
         Claim ca = a.claim(poolOfOne("a"));
         long tokenA = a.extend(ca, 20_000);
-        ZkTesting.expireOnServer(ZkTesting.curator(a), server.getConnectString());
+        ZkTesting.expireOnServer(ZkTesting.curator(a), zk.connectString());
         assertThat(extendUntilAnswered(a, ca.withToken(tokenA))).isEqualTo(Kind.LEASE_LOST);
         Claim again = a.claim(poolOfOne("a"));
         assertThat(again.hwmMillis()).isEqualTo(20_000);

@@ -11,7 +11,9 @@ import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.LocalProcesses;
 import io.idmint.testkit.TestPki;
+import io.idmint.testkit.fixture.ZkServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +32,7 @@ import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The registry and the segment store over {@code zks://} against a real ZooKeeper whose secure
@@ -43,7 +46,8 @@ class ZkSecurityIT {
     private static TestPki.Issued client;
     private static int securePort;
     private static TestingServer tlsServer;
-    private static TestingServer plainServer;
+    @RegisterExtension
+    static final ZkServer plain = ZkServer.shared();
 
     private final String ns = "t" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -56,8 +60,9 @@ class ZkSecurityIT {
         Path keyStore = Files.writeString(dir.resolve("server.pem"),
                 Files.readString(server.certificate()) + "\n"
                         + Files.readString(server.privateKey()));
-        securePort = InstanceSpec.getRandomPort();
-        Map<String, Object> props = new HashMap<>(ZkTesting.spec(-1, 100).getCustomProperties());
+        securePort = LocalProcesses.freePort();
+        InstanceSpec spec = ZkServer.spec(-1, 100);
+        Map<String, Object> props = new HashMap<>(spec.getCustomProperties());
         props.put("secureClientPort", Integer.toString(securePort));
         props.put("serverCnxnFactory", "org.apache.zookeeper.server.NettyServerCnxnFactory");
         props.put("ssl.keyStore.location", keyStore.toString());
@@ -65,15 +70,14 @@ class ZkSecurityIT {
         props.put("ssl.trustStore.location", ca.certificate().toString());
         props.put("ssl.trustStore.type", "PEM");
         props.put("ssl.clientAuth", "need");
-        tlsServer = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 100, 0, props,
+        tlsServer = new TestingServer(new InstanceSpec(null, spec.getPort(),
+                spec.getElectionPort(), spec.getQuorumPort(), true, -1, 100, 0, props,
                 "127.0.0.1"), true);
-        plainServer = ZkTesting.server();
     }
 
     @AfterAll
     static void stop() throws Exception {
         tlsServer.close();
-        plainServer.close();
     }
 
     @Test
@@ -238,13 +242,13 @@ class ZkSecurityIT {
 
     /** A URI with digest authentication, its chroot this test's own. */
     private String digestUri(Path passwordFile) {
-        return "zk://" + plainServer.getConnectString() + "/idmint-auth-" + ns
+        return "zk://" + plain.connectString() + "/idmint-auth-" + ns
                 + "?auth=digest&user=idmint"
                 + "&password-file=" + passwordFile;
     }
 
     private static CuratorFramework anonymous() {
-        CuratorFramework c = CuratorFrameworkFactory.newClient(plainServer.getConnectString(),
+        CuratorFramework c = CuratorFrameworkFactory.newClient(plain.connectString(),
                 new RetryNTimes(0, 0));
         c.start();
         return c;

@@ -4,6 +4,8 @@ import io.idmint.WorkerRegistries;
 import io.idmint.segment.RangeStores;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
+import io.idmint.testkit.Poll;
+import io.idmint.testkit.fixture.ZkServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -12,16 +14,13 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ClientCnxn;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
@@ -32,35 +31,9 @@ final class ZkTesting {
     private ZkTesting() {
     }
 
-    /**
-     * A spec with a short tick (fast session expiry and elections) and session timeouts from
-     * 200 ms to 60 s, so that tests can use leases of a few seconds.
-     */
-    static InstanceSpec spec(int serverId, int tickMillis) {
-        return new InstanceSpec(null, -1, -1, -1, true, serverId, tickMillis, 0,
-                Map.of("clientPortAddress", "127.0.0.1", "minSessionTimeout", "200",
-                        "maxSessionTimeout", "60000", "admin.enableServer", "false"),
-                "127.0.0.1");
-    }
-
-    /** A started single server. */
-    static TestingServer server() throws Exception {
-        return new TestingServer(spec(-1, 100), true);
-    }
-
-    /** A started ensemble of {@code n} servers. */
-    static TestingCluster cluster(int n) throws Exception {
-        List<InstanceSpec> specs = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-            specs.add(spec(i, 200));
-        }
-        TestingCluster cluster = new TestingCluster(specs);
-        cluster.start();
-        return cluster;
-    }
-
-    static ZkRegistry open(String connectString, String options) {
-        return open(connectString, "/idmint-it", options, Path.of("unused"));
+    /** A registry under the class's chroot on {@code zk}. */
+    static ZkRegistry open(ZkServer zk, String options) {
+        return open(zk.connectString(), zk.chroot(), options, Path.of("unused"));
     }
 
     /** A registry under {@code chroot}, for a node whose data directory is {@code dataDir}. */
@@ -69,10 +42,18 @@ final class ZkTesting {
                 + (options.isEmpty() ? "" : "?" + options), dataDir);
     }
 
-    /** A range store client, through the URI and ServiceLoader as a node would open it. */
-    static RangeStore openRangeStore(String connectString, String options) {
-        return RangeStores.open("zk://" + connectString + "/idmint-it"
-                + (options.isEmpty() ? "" : "?" + options), Path.of("unused"));
+    /** A range store client under the class's chroot on {@code zk}. */
+    static RangeStore openRangeStore(ZkServer zk, String options) {
+        return openRangeStore(zk.connectString() + zk.chroot(), options);
+    }
+
+    /**
+     * A range store client, through the URI and ServiceLoader as a node would open it;
+     * {@code where} is {@code host:port,...} and an optional chroot.
+     */
+    static RangeStore openRangeStore(String where, String options) {
+        return RangeStores.open("zk://" + where + (options.isEmpty() ? "" : "?" + options),
+                Path.of("unused"));
     }
 
     /** The registry's Curator client (started by its first call). */
@@ -121,21 +102,13 @@ final class ZkTesting {
         ((ClientCnxn) cnxn.get(client.getZookeeperClient().getZooKeeper())).disconnect();
     }
 
-    /** Polls until the condition holds; fails after the deadline. */
+    /** {@link Poll#until} in milliseconds: how long the condition took to hold. */
     static long await(String what, long timeoutMillis, BooleanSupplier condition)
             throws InterruptedException {
-        long start = System.nanoTime();
-        long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + timeoutMillis + " ms: " + what);
-            }
-            Thread.sleep(20);
-        }
-        return (System.nanoTime() - start) / 1_000_000;
+        return Poll.until(Duration.ofMillis(timeoutMillis), what, condition).toMillis();
     }
 
-    /** The client port of the ensemble member that leads, by the {@code srvr} command. */
+    /** The ensemble member that leads, by the {@code srvr} command. */
     static InstanceSpec leader(TestingCluster cluster) throws Exception {
         for (InstanceSpec s : cluster.getInstances()) {
             try (Socket socket = new Socket()) {

@@ -1,16 +1,23 @@
-package io.idmint.etcd;
+package io.idmint.testkit;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-/** Waiting for a real store or process to get somewhere, with a deadline. */
-final class Poll {
+/**
+ * Waiting for a real store or process to get somewhere: a condition polled every 20 ms until a
+ * deadline, never a fixed sleep standing in for "long enough".
+ */
+public final class Poll {
 
     private Poll() {
     }
 
-    /** Polls every 20 ms; returns the time it took, or fails with {@code what} at the deadline. */
-    static Duration until(Duration timeout, String what, BooleanSupplier condition)
+    /**
+     * Polls {@code condition} until it holds and returns how long that took.
+     *
+     * @throws AssertionError naming {@code what} when it does not hold within {@code timeout}
+     */
+    public static Duration until(Duration timeout, String what, BooleanSupplier condition)
             throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
