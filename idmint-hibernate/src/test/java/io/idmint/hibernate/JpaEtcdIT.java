@@ -9,7 +9,7 @@ import io.idmint.hibernate.app.PurchaseOrder;
 import io.idmint.hibernate.app.PurchaseOrders;
 import io.idmint.hibernate.app.SampleApp;
 import io.idmint.testkit.EtcdCluster;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -33,17 +34,16 @@ class JpaEtcdIT {
     private static final int THREADS = 4;
     private static final int ROWS = 5_000;
 
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.shared();
+
     @TempDir
     Path dir;
 
     @Test
     void twoInstances_sameDatabase_noDuplicateKey() throws Exception {
-        try (EtcdCluster etcd = EtcdCluster.single();
-             EmbeddedPostgres pg = EmbeddedPostgres.builder().setServerConfig("fsync", "off")
-                     .setPort(io.idmint.testkit.LocalProcesses.freePort())
-                     .start()) {
-            String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort()
-                    + "/postgres?user=postgres";
+        try (EtcdCluster etcd = EtcdCluster.single()) {
+            String url = pg.url();
             try (ConfigurableApplicationContext a = start(etcd, url, "create", "a");
                  ConfigurableApplicationContext b = start(etcd, url, "none", "b")) {
                 int workerA = a.getBean(IdGenerator.class).status().workerId();

@@ -12,7 +12,7 @@ import io.idmint.hibernate.app.SampleApp;
 import io.idmint.hibernate.app.Ticket;
 import io.idmint.hibernate.app.Tickets;
 import io.idmint.spi.UnknownTagException;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.idmint.testkit.fixture.PostgresServer;
 import jakarta.persistence.EntityManagerFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +25,7 @@ import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -40,14 +41,13 @@ class JpaSampleIT {
     private static final int ROWS = 10_000;
     private static final int WORKER = 5;
 
-    private static EmbeddedPostgres pg;
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.shared();
     private static ConfigurableApplicationContext app;
 
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
-        pg = EmbeddedPostgres.builder().setServerConfig("fsync", "off")
-                .setPort(io.idmint.testkit.LocalProcesses.freePort()).start();
-        String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres?user=postgres";
+        String url = pg.url();
         app = new SpringApplicationBuilder(SampleApp.class).properties(
                 "spring.main.web-application-type=none",
                 "spring.main.banner-mode=off",
@@ -66,7 +66,6 @@ class JpaSampleIT {
         if (app != null) {
             app.close();
         }
-        pg.close();
     }
 
     @Test

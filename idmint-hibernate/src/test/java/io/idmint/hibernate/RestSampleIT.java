@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idmint.hibernate.app.Invoice;
 import io.idmint.hibernate.app.Invoices;
 import io.idmint.hibernate.app.SampleApp;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -25,41 +26,40 @@ import org.springframework.context.ConfigurableApplicationContext;
 /** The sample application's REST API: an entity's 64-bit ID reaches JavaScript intact. */
 class RestSampleIT {
 
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.shared();
+
     @TempDir
     Path dir;
 
     @Test
     void getOrder_idArrivesAsAStringInNodesJsonParse() throws Exception {
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder()
-                .setPort(io.idmint.testkit.LocalProcesses.freePort()).start()) {
-            String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort()
-                    + "/postgres?user=postgres";
-            try (ConfigurableApplicationContext app = new SpringApplicationBuilder(
-                    SampleApp.class).properties("server.port=0", "spring.main.banner-mode=off",
-                            "spring.datasource.url=" + url,
-                            "spring.jpa.hibernate.ddl-auto=create",
-                            "idmint.data-dir=" + dir.resolve("data")).run()) {
-                String base = "http://127.0.0.1:" + app.getEnvironment()
-                        .getProperty("local.server.port");
-                HttpClient http = HttpClient.newHttpClient();
-                String created = http.send(HttpRequest.newBuilder(URI.create(base + "/orders"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"item\":\"pen\"}")).build(),
-                        HttpResponse.BodyHandlers.ofString()).body();
-                Matcher m = Pattern.compile("\"id\":\"([0-9]+)\"").matcher(created);
-                assertThat(m.find()).as(created).isTrue();
-                long id = Long.parseLong(m.group(1));
-                assertThat(id).isGreaterThan(1L << 53);
+        String url = pg.url();
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(
+                SampleApp.class).properties("server.port=0", "spring.main.banner-mode=off",
+                        "spring.datasource.url=" + url,
+                        "spring.jpa.hibernate.ddl-auto=create",
+                        "idmint.data-dir=" + dir.resolve("data")).run()) {
+            String base = "http://127.0.0.1:" + app.getEnvironment()
+                    .getProperty("local.server.port");
+            HttpClient http = HttpClient.newHttpClient();
+            String created = http.send(HttpRequest.newBuilder(URI.create(base + "/orders"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"item\":\"pen\"}")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            Matcher m = Pattern.compile("\"id\":\"([0-9]+)\"").matcher(created);
+            assertThat(m.find()).as(created).isTrue();
+            long id = Long.parseLong(m.group(1));
+            assertThat(id).isGreaterThan(1L << 53);
 
-                String json = http.send(HttpRequest.newBuilder(URI.create(base + "/orders/"
-                        + id)).build(), HttpResponse.BodyHandlers.ofString()).body();
-                assertThat(node(json)).isEqualTo("string " + id + " pen");
+            String json = http.send(HttpRequest.newBuilder(URI.create(base + "/orders/"
+                    + id)).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(node(json)).isEqualTo("string " + id + " pen");
 
-                // No segment store configured: the first @IdmintSegment insert says what to set.
-                assertThatThrownBy(() -> app.getBean(Invoices.class).save(new Invoice("x")))
-                        .rootCause().hasMessageContaining("@IdmintSegment(\"invoice\")")
-                        .hasMessageContaining("idmint.segment.store");
-            }
+            // No segment store configured: the first @IdmintSegment insert says what to set.
+            assertThatThrownBy(() -> app.getBean(Invoices.class).save(new Invoice("x")))
+                    .rootCause().hasMessageContaining("@IdmintSegment(\"invoice\")")
+                    .hasMessageContaining("idmint.segment.store");
         }
     }
 

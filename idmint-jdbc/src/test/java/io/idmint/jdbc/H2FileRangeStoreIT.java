@@ -6,6 +6,7 @@ import io.idmint.segment.RangeStores;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.TagInfo;
+import io.idmint.testkit.LocalProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,8 +29,8 @@ class H2FileRangeStoreIT {
     /** Loads H2 and the pool once, so the tests' 2 s bound covers opening a file, not that. */
     @BeforeAll
     static void warmUp() throws Exception {
-        try (RangeStore s = JdbcRangeStores.open(TestDatabases.h2Url("warm-up")
-                + ";idmint.timeout=30s", null)) {
+        try (RangeStore s = JdbcRangeStores.open(
+                "jdbc:h2:mem:warm-up;DB_CLOSE_DELAY=-1;idmint.timeout=30s", null)) {
             s.tags();
         }
     }
@@ -41,7 +42,7 @@ class H2FileRangeStoreIT {
 
     @AfterEach
     void deleteDataDir() throws Exception {
-        TestDatabases.deleteTree(dataDir);
+        LocalProcesses.deleteTree(dataDir);
     }
 
     @Test

@@ -7,10 +7,12 @@ import io.idmint.segment.RangeStores;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.testkit.fixture.H2Database;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Leaf's table served in place on H2, plus what only a table unlike Leaf's can show: NULLs, and
@@ -18,11 +20,12 @@ import org.junit.jupiter.api.Test;
  */
 class H2LeafAllocIT extends LeafAllocContract {
 
-    private static final String URL = TestDatabases.h2Url("leaf-alloc");
+    @RegisterExtension
+    static final H2Database h2 = H2Database.inMemory();
 
     @Override
     String url() {
-        return URL;
+        return h2.url();
     }
 
     @Override
@@ -32,7 +35,7 @@ class H2LeafAllocIT extends LeafAllocContract {
 
     @Test
     void nullMaxIdOrStep_isRefusedNamingTheRow() throws Exception {
-        String url = TestDatabases.h2Url("leaf-nulls-" + tag);
+        String url = "jdbc:h2:mem:leaf-nulls-" + tag + ";DB_CLOSE_DELAY=-1";
         try (Connection c = DriverManager.getConnection(url)) {
             c.createStatement().execute("CREATE TABLE leaf_alloc (biz_tag VARCHAR(128) PRIMARY "
                     + "KEY, max_id BIGINT, step INT, description VARCHAR(256), update_time "
@@ -54,7 +57,7 @@ class H2LeafAllocIT extends LeafAllocContract {
 
     @Test
     void missingTable_isNamed_andNeverCreated() throws Exception {
-        String url = TestDatabases.h2Url("leaf-none-" + tag);
+        String url = "jdbc:h2:mem:leaf-none-" + tag + ";DB_CLOSE_DELAY=-1";
         try (RangeStore s = RangeStores.open(url + ";idmint.table=leaf_alloc", null)) {
             assertThatThrownBy(() -> s.allocate("order", RangeStore.TAG_STEP))
                     .isInstanceOf(RegistryException.class)

@@ -1,12 +1,16 @@
 package io.idmint.jdbc;
 
+import io.idmint.testkit.fixture.H2Database;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
 /** The range store contract on H2 in this JVM: each client is its own pool on one database. */
 class H2RangeStoreContractIT extends JdbcRangeStoreContract {
 
-    private static final String URL = TestDatabases.h2Url("segments-contract");
+    @RegisterExtension
+    static final H2Database h2 = H2Database.inMemory();
 
     @Override
     String url() {
-        return URL;
+        return h2.url();
     }
 }

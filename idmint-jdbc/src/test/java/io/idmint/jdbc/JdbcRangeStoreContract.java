@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The testkit's range store contract plus what every SQL database must also do. A subclass per
- * database starts it once for the class and names its URL; each test uses tags of its own.
+ * database declares it (a fixture of {@code io.idmint.testkit.fixture}) and names its URL; each
+ * test uses tags of its own.
  */
 abstract class JdbcRangeStoreContract extends RangeStoreContract {
 

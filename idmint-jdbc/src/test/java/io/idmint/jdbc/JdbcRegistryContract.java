@@ -13,13 +13,19 @@ import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.WorkerRegistryContract;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * The testkit contract plus what every SQL database must also do. A subclass per database
- * starts it once for the class and names its URL; each test uses a namespace of its own.
+ * declares it (a fixture of {@code io.idmint.testkit.fixture}) and names its URL; each test uses
+ * a namespace of its own.
  */
 abstract class JdbcRegistryContract extends WorkerRegistryContract {
 
@@ -39,8 +45,24 @@ abstract class JdbcRegistryContract extends WorkerRegistryContract {
     /** A closed client's claims live on until their lease runs out: end them by server time. */
     @Override
     protected Claim awaitClaim(ClaimRequest request) throws Exception {
-        TestDatabases.expireLeases(url(), namespace);
+        expireLeases(url(), namespace);
         return connect().claim(request);
+    }
+
+    /**
+     * Ends every lease of a namespace now, by the database's clock: what the passing of the TTL
+     * does, without waiting for it.
+     */
+    static void expireLeases(String url, String namespace) throws SQLException {
+        JdbcConfig config = JdbcConfig.parse(url, Map.of());
+        try (Connection c = DriverManager.getConnection(config.driverUrl());
+                PreparedStatement ps = c.prepareStatement("UPDATE idmint_worker SET lease_until = "
+                        + config.dialect().nowPlusMillis()
+                        + " WHERE namespace = ? AND holder <> ''")) {
+            ps.setLong(1, -1000);
+            ps.setString(2, namespace);
+            ps.executeUpdate();
+        }
     }
 
     private ClaimRequest poolOfOne(long ttlMillis, String holder) {

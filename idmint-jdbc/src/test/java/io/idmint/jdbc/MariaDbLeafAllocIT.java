@@ -1,23 +1,14 @@
 package io.idmint.jdbc;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.idmint.testkit.fixture.MariaDbServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Leaf's table served in place on a real MariaDB server, beside re-enacted Leaf servers. */
 class MariaDbLeafAllocIT extends LeafAllocContract {
 
-    private static TestDatabases.MariaDb db;
-
-    @BeforeAll
-    static void startDatabase() throws Exception {
-        db = new TestDatabases.MariaDb();
-    }
-
-    @AfterAll
-    static void stopDatabase() throws Exception {
-        db.close();
-    }
+    @RegisterExtension
+    static final MariaDbServer db = MariaDbServer.shared();
 
     @Test
     void leafDyingMidTransaction_takesNothing_andIdmintGetsTheValues() throws Exception {

@@ -1,22 +1,13 @@
 package io.idmint.jdbc;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.idmint.testkit.fixture.MariaDbServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The registry contract on a real MariaDB server (MySQL dialect, MariaDB driver). */
 class MariaDbRegistryContractIT extends JdbcRegistryContract {
 
-    private static TestDatabases.MariaDb db;
-
-    @BeforeAll
-    static void startDatabase() throws Exception {
-        db = new TestDatabases.MariaDb();
-    }
-
-    @AfterAll
-    static void stopDatabase() throws Exception {
-        db.close();
-    }
+    @RegisterExtension
+    static final MariaDbServer db = MariaDbServer.shared();
 
     @Override
     String url() {

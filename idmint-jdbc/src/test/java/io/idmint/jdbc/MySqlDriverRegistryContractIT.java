@@ -1,7 +1,7 @@
 package io.idmint.jdbc;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.idmint.testkit.fixture.MariaDbServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The registry contract through MySQL Connector/J ({@code jdbc:mysql:}), on a MariaDB server
@@ -9,17 +9,8 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class MySqlDriverRegistryContractIT extends JdbcRegistryContract {
 
-    private static TestDatabases.MariaDb db;
-
-    @BeforeAll
-    static void startDatabase() throws Exception {
-        db = new TestDatabases.MariaDb();
-    }
-
-    @AfterAll
-    static void stopDatabase() throws Exception {
-        db.close();
-    }
+    @RegisterExtension
+    static final MariaDbServer db = MariaDbServer.shared();
 
     @Override
     String url() {

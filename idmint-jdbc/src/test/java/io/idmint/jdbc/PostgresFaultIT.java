@@ -13,7 +13,9 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.LocalProcesses;
 import io.idmint.testkit.PausableRegistry;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,10 +27,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Real generators on a real PostgreSQL server, with real faults: racing nodes for one worker
@@ -40,20 +41,12 @@ class PostgresFaultIT {
     /** No worker bits: one worker ID for the whole namespace. */
     private static final Layout POOL_OF_ONE = Layout.parse("time=41,sequence=12");
 
-    private static TestDatabases.Postgres pg;
+    /** Stopped and started again by the tests. */
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.dedicated();
 
     private final String namespace = "f" + UUID.randomUUID().toString().substring(0, 8);
     private final List<AutoCloseable> toClose = new ArrayList<>();
-
-    @BeforeAll
-    static void startDatabase() throws Exception {
-        pg = new TestDatabases.Postgres();
-    }
-
-    @AfterAll
-    static void stopDatabase() throws Exception {
-        pg.close();
-    }
 
     @AfterEach
     void closeAll() throws Exception {
@@ -231,7 +224,7 @@ class PostgresFaultIT {
 
     @Test
     void claim_noServerListening_isUnavailableWithinTheTimeout() throws Exception {
-        int port = TestDatabases.freePort();
+        int port = LocalProcesses.freePort();
         WorkerRegistry r = closing(JdbcRegistries.open("jdbc:postgresql://127.0.0.1:" + port
                 + "/ids?user=x&password=hidden&idmint.timeout=500ms"));
         long start = System.nanoTime();

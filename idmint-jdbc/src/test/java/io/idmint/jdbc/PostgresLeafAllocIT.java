@@ -1,23 +1,14 @@
 package io.idmint.jdbc;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.idmint.testkit.fixture.PostgresServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Leaf's table served in place on a real PostgreSQL server, beside re-enacted Leaf servers. */
 class PostgresLeafAllocIT extends LeafAllocContract {
 
-    private static TestDatabases.Postgres pg;
-
-    @BeforeAll
-    static void startDatabase() throws Exception {
-        pg = new TestDatabases.Postgres();
-    }
-
-    @AfterAll
-    static void stopDatabase() throws Exception {
-        pg.close();
-    }
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.shared();
 
     @Test
     void leafDyingMidTransaction_takesNothing_andIdmintGetsTheValues() throws Exception {

@@ -1,22 +1,13 @@
 package io.idmint.jdbc;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.idmint.testkit.fixture.PostgresServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The range store contract on a real PostgreSQL server. */
 class PostgresRangeStoreContractIT extends JdbcRangeStoreContract {
 
-    private static TestDatabases.Postgres pg;
-
-    @BeforeAll
-    static void startDatabase() throws Exception {
-        pg = new TestDatabases.Postgres();
-    }
-
-    @AfterAll
-    static void stopDatabase() throws Exception {
-        pg.close();
-    }
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.shared();
 
     @Override
     String url() {

@@ -8,6 +8,8 @@ import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.testkit.LocalProcesses;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,10 +24,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The segment store on a real PostgreSQL server with real concurrency and real faults: eight
@@ -34,20 +35,12 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresRangeStoreFaultIT {
 
-    private static TestDatabases.Postgres pg;
+    /** Stopped and started again by the tests. */
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.dedicated();
 
     private final String tag = "f" + UUID.randomUUID().toString().substring(0, 8);
     private final List<AutoCloseable> toClose = new ArrayList<>();
-
-    @BeforeAll
-    static void startDatabase() throws Exception {
-        pg = new TestDatabases.Postgres();
-    }
-
-    @AfterAll
-    static void stopDatabase() throws Exception {
-        pg.close();
-    }
 
     @AfterEach
     void closeAll() throws Exception {
@@ -96,7 +89,7 @@ class PostgresRangeStoreFaultIT {
         assertThat(sorted.get(0).start()).isEqualTo(1);
         assertThat(sorted.get(sorted.size() - 1).end()).isEqualTo(1 + total);
         assertThat(client("2s").allocate(tag, 1).start()).isEqualTo(1 + total);
-        TestDatabases.deleteTree(dir);
+        LocalProcesses.deleteTree(dir);
     }
 
     @Test

@@ -10,15 +10,15 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Leases run on the database server's clock, whatever the clients' clocks say: the server here
@@ -28,17 +28,9 @@ import org.junit.jupiter.api.Test;
 class PostgresServerClockIT {
 
     private static final long HOUR = TimeUnit.HOURS.toMillis(1);
-    private static TestDatabases.Postgres pg;
 
-    @BeforeAll
-    static void startDatabase() throws Exception {
-        pg = new TestDatabases.Postgres("-1h");
-    }
-
-    @AfterAll
-    static void stopDatabase() throws Exception {
-        pg.close();
-    }
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.dedicated().clockOffset("-1h");
 
     private static long serverMillis() throws Exception {
         try (Connection c = DriverManager.getConnection(pg.url());

@@ -9,6 +9,7 @@ import io.idmint.jdbc.shardid.ShardIdFunction;
 import io.idmint.jdbc.shardid.ShardIdFunctions;
 import io.idmint.jdbc.shardid.ShardIdFunctions.Verification;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -22,9 +23,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,17 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ShardIdFunctionIT {
 
     private static final Duration WAIT = Duration.ofMillis(10);
-    private static TestDatabases.Postgres pg;
-
-    @BeforeAll
-    static void startDatabase() throws Exception {
-        pg = new TestDatabases.Postgres();
-    }
-
-    @AfterAll
-    static void stopDatabase() throws Exception {
-        pg.close();
-    }
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.shared();
 
     static ShardIdFunction function(Layout layout, String schema, int shard) {
         return ShardIdFunction.of(layout, schema, shard, ShardIdFunction.defaultModulus(layout),

@@ -8,6 +8,7 @@ import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.testkit.fixture.RedisServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,8 +47,8 @@ class RedisPersistenceCheckIT {
         }
     }
 
-    private EmbeddedRedis server(String... extra) {
-        EmbeddedRedis r = EmbeddedRedis.start(extra);
+    private RedisServer server(String... extra) throws Exception {
+        RedisServer r = RedisServer.dedicated(extra).start();
         opened.add(r);
         return r;
     }
@@ -94,7 +95,7 @@ class RedisPersistenceCheckIT {
     @Test
     void everyCall_aofOff_isCorruptNamingServerAndFix_takesNothing_untilAofIsTurnedOn()
             throws Exception {
-        EmbeddedRedis redis = server("appendonly no");
+        RedisServer redis = server("appendonly no");
         RangeStore s = client(redis.uri("/it"));
         try (Jedis j = redis.jedis()) {
             j.hset(KEY, Map.of("next", "1", "step", "10"));
@@ -119,7 +120,7 @@ class RedisPersistenceCheckIT {
 
     @Test
     void allocate_appendfsyncEverysec_isCorruptNamingIt_andTakesNothing() throws Exception {
-        EmbeddedRedis redis = server("appendfsync everysec");
+        RedisServer redis = server("appendfsync everysec");
         RangeStore s = client(redis.uri("/it"));
         try (Jedis j = redis.jedis()) {
             j.hset(KEY, Map.of("next", "1", "step", "10"));
@@ -132,7 +133,7 @@ class RedisPersistenceCheckIT {
 
     @Test
     void persistenceUnchecked_servesAServerWithoutAof() throws Exception {
-        EmbeddedRedis redis = server("appendonly no", "appendfsync everysec");
+        RedisServer redis = server("appendonly no", "appendfsync everysec");
         RangeStore s = client(redis.uri("/it?timeout=2s&persistence=unchecked"));
         s.create(TAG, 1, 10);
         assertThat(s.allocate(TAG, RangeStore.TAG_STEP)).isEqualTo(new Range(1, 11));
@@ -141,7 +142,7 @@ class RedisPersistenceCheckIT {
 
     @Test
     void allocate_userMayNotRunInfo_isCorruptNamingTheOptOut() throws Exception {
-        EmbeddedRedis redis = server();
+        RedisServer redis = server();
         try (Jedis j = redis.jedis()) {
             j.aclSetUser("ids", "on", ">pw", "~*", "+@all", "-info");
         }
@@ -160,7 +161,7 @@ class RedisPersistenceCheckIT {
     void allocate_userMayNotRunConfig_isTakenOnAofEnabledAlone_withAWarningNamingTheRisk()
             throws Exception {
         // everysec would be refused if the store could read it: the README's stated limit.
-        EmbeddedRedis redis = server("appendfsync everysec");
+        RedisServer redis = server("appendfsync everysec");
         try (Jedis j = redis.jedis()) {
             j.aclSetUser("ids", "on", ">pw", "~*", "+@all", "-config");
         }
@@ -177,7 +178,7 @@ class RedisPersistenceCheckIT {
 
     @Test
     void allocate_configRenamedAway_isServedWithOneWarningNamingTheRisk() throws Exception {
-        EmbeddedRedis redis = server("appendfsync everysec", "rename-command CONFIG \"\"");
+        RedisServer redis = server("appendfsync everysec", "rename-command CONFIG \"\"");
         Warnings warnings = warnings();
         RangeStore s = client(redis.uri("/it"));
         s.create(TAG, 1, 10);
@@ -193,7 +194,7 @@ class RedisPersistenceCheckIT {
 
     @Test
     void allocate_afterAReconnect_checksAgain() throws Exception {
-        EmbeddedRedis redis = server();
+        RedisServer redis = server();
         RangeStore s = client(redis.uri("/it?timeout=2s"));
         s.create(TAG, 1, 10);
         assertThat(s.allocate(TAG, 5)).isEqualTo(new Range(1, 6));

@@ -11,6 +11,7 @@ import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.fixture.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,10 +21,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -37,21 +37,13 @@ class RedisRangeStoreIT {
 
     private static final ProtocolCommand DEBUG = () -> "DEBUG".getBytes(StandardCharsets.UTF_8);
 
-    private static EmbeddedRedis redis;
+    /** Killed and restarted by a test. */
+    @RegisterExtension
+    static final RedisServer redis = RedisServer.dedicated();
 
     private final String tag = "t" + UUID.randomUUID().toString().substring(0, 8);
     private final String key = "it:segments:" + tag;
     private final List<RangeStore> opened = new ArrayList<>();
-
-    @BeforeAll
-    static void startRedis() {
-        redis = EmbeddedRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
 
     @AfterEach
     void closeClients() {
@@ -173,7 +165,7 @@ class RedisRangeStoreIT {
 
     @Test
     void password_rightOneWorks_wrongOneIsUnavailable_namingNoPassword() throws Exception {
-        try (EmbeddedRedis locked = EmbeddedRedis.start("requirepass p@ss:w/rd")) {
+        try (RedisServer locked = RedisServer.dedicated("requirepass p@ss:w/rd").start()) {
             String base = "redis://" + "%s" + "127.0.0.1:" + locked.port() + "/it?timeout=2s";
             RangeStore right = client(String.format(base, ":p%40ss%3Aw%2Frd@"));
             right.create(tag, 1, 10);

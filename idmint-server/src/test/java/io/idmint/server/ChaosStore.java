@@ -2,7 +2,7 @@ package io.idmint.server;
 
 import io.idmint.testkit.EtcdCluster;
 import io.idmint.testkit.ZkEnsemble;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -185,24 +185,21 @@ abstract class ChaosStore implements AutoCloseable {
 
     private static final class Postgres extends ChaosStore {
         private final Path data;
-        private final EmbeddedPostgres pg;
+        private final PostgresServer pg;
         private final List<Long> stopped = new ArrayList<>();
         /** The command line of a killed postmaster, to start it again; null when running. */
         private List<String> killed;
         /** The command line the server was last started again with. */
         private List<String> started = List.of();
 
-        Postgres(Path data) throws IOException {
+        Postgres(Path data) throws Exception {
             this.data = data;
-            pg = EmbeddedPostgres.builder().setDataDirectory(data)
-                    .setPort(io.idmint.testkit.LocalProcesses.freePort())
-                    .setServerConfig("listen_addresses", "127.0.0.1")
-                    .setServerConfig("fsync", "off").start();
+            pg = PostgresServer.dedicated().dataDirectory(data).start();
         }
 
         @Override
         String uri() {
-            return "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres?user=postgres";
+            return pg.url();
         }
 
         @Override

@@ -8,7 +8,7 @@ import io.idmint.server.IdmintProcesses.Node;
 import io.idmint.server.IdmintProcesses.Run;
 import io.idmint.testkit.EtcdCluster;
 import io.idmint.testkit.IdOracle;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -353,28 +354,13 @@ class RegistryFaultIT {
     // ================================================================== PostgreSQL
 
     @Nested
-    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class Postgres {
 
-        EmbeddedPostgres pg;
-
-        @BeforeAll
-        void startPostgres() throws IOException {
-            pg = EmbeddedPostgres.builder().setPort(io.idmint.testkit.LocalProcesses.freePort())
-                    .setServerConfig("listen_addresses", "127.0.0.1")
-                    .setServerConfig("fsync", "off")
-                    .start();
-        }
-
-        @AfterAll
-        void stopPostgres() throws IOException {
-            if (pg != null) {
-                pg.close();
-            }
-        }
+        @RegisterExtension
+        static final PostgresServer pg = PostgresServer.dedicated();
 
         String uri() {
-            return "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres?user=postgres";
+            return pg.url();
         }
 
         @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.IdmintProcesses.Node;
 import io.idmint.server.IdmintProcesses.Run;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,14 +18,12 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -108,51 +106,21 @@ class SegmentFaultIT {
     // ================================================================== PostgreSQL
 
     @Nested
-    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class Postgres {
 
-        Path pgData;
-        int port;
-        EmbeddedPostgres pg;
-
-        @BeforeAll
-        void startPostgres() throws IOException {
-            pgData = Files.createDirectories(tmp.resolve("pgdata"));
-            pg = postgres(0);
-            port = pg.getPort();
-        }
-
-        @AfterAll
-        void stopPostgres() throws IOException {
-            if (pg != null) {
-                pg.close();
-            }
-        }
+        /** Stopped and started again (same port and data) by the tests. */
+        @RegisterExtension
+        static final PostgresServer pg = PostgresServer.dedicated();
 
         /** A test that failed with the database down leaves it up for the next. */
         @AfterEach
-        void postgresBackUp() throws IOException {
-            if (pg == null) {
-                pg = postgres(port);
-            }
-        }
-
-        EmbeddedPostgres postgres(int port) throws IOException {
-            EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
-                    .setDataDirectory(pgData).setCleanDataDirectory(false)
-                    .setServerConfig("listen_addresses", "127.0.0.1");
-            return b.setPort(port == 0 ? io.idmint.testkit.LocalProcesses.freePort() : port).start();
-        }
-
-        void stop() throws IOException {
-            pg.close();
-            pg = null;
+        void postgresBackUp() throws Exception {
+            pg.start();
         }
 
         /** The store URI; each test names its own namespace, so tags never collide. */
         String uri(String namespace) {
-            return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres"
-                    + "&idmint.namespace=" + namespace + "&idmint.timeout=1s";
+            return pg.url() + "&idmint.namespace=" + namespace + "&idmint.timeout=1s";
         }
 
         @Test
@@ -174,9 +142,9 @@ class SegmentFaultIT {
             try (Clients clients = new Clients(a, "order", 3, 20)) {
                 clients.awaitIds(2_000);
                 long stopAt = clients.now();
-                stop();
+                pg.stop();
                 Thread.sleep(2_000);
-                pg = postgres(port);
+                pg.start();
                 long upAt = clients.now();
                 clients.awaitIdsAsked(upAt, 2_000);
                 clients.stop();
@@ -213,7 +181,7 @@ class SegmentFaultIT {
             procs.await(Duration.ofSeconds(20), "the first range", () -> a.http.get(
                     "/api/v1/segments/order/ids?count=1").status() != 503, () -> "503");
             List<Long> before = new ArrayList<>(ids(a, "order", 5));
-            stop();
+            pg.stop();
             // At most 20 IDs are buffered (this range and the next): then every call is a 503.
             List<Http.Response> refused = new ArrayList<>();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -237,7 +205,7 @@ class SegmentFaultIT {
             // The snowflake API does not depend on the segment store.
             assertThat(a.http.get("/v1/id").status()).isEqualTo(200);
 
-            pg = postgres(port);
+            pg.start();
             long recovered = procs.await(Duration.ofSeconds(20), "segment IDs again", () ->
                     a.http.get("/api/v1/segments/order/ids").status() == 200,
                     () -> a.http.get("/api/v1/segments/order/ids").body());

@@ -2,50 +2,23 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
+import io.idmint.testkit.fixture.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code idmint sql install|verify} against a real PostgreSQL, read back by decode. */
 class SqlCommandIT {
 
     private static final String EPOCH = "2025-06-01T00:00:00Z";
-    private static EmbeddedPostgres pg;
-
-    @BeforeAll
-    static void startPostgres() throws IOException {
-        pg = EmbeddedPostgres.builder().setPort(io.idmint.testkit.LocalProcesses.freePort())
-                .setServerConfig("listen_addresses", "127.0.0.1")
-                .setServerConfig("fsync", "off")
-                .start();
-    }
-
-    @AfterAll
-    static void stopPostgres() throws IOException {
-        pg.close();
-    }
+    @RegisterExtension
+    static final PostgresServer pg = PostgresServer.shared();
 
     private static String url() {
-        return url("postgres");
-    }
-
-    private static String url(String database) {
-        return "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/" + database + "?user=postgres";
-    }
-
-    /** A database of its own, for a layout other than the default one the others use. */
-    private static String createDatabase(String name) throws Exception {
-        try (Connection c = DriverManager.getConnection(url());
-                Statement s = c.createStatement()) {
-            s.execute("CREATE DATABASE " + name);
-        }
-        return url(name);
+        return pg.url();
     }
 
     private static long mint(String url, String function) throws Exception {
@@ -59,7 +32,8 @@ class SqlCommandIT {
 
     @Test
     void install_thenVerify_thenDecodeReadsTheShardAndTime() throws Exception {
-        String url = createDatabase("epoch_2025");
+        // A database of its own, for a layout other than the default one the others use.
+        String url = pg.createDatabase("epoch_2025");
         Cli.Result install = Cli.run("sql", "install", "--layout", "instagram", "--epoch", EPOCH,
                 "--schema", "orders_7", "--shard", "7", "--jdbc-url", url);
         assertThat(install.exitCode()).as(install.err()).isZero();
