@@ -16,14 +16,16 @@ public final class Poll {
      * Polls {@code condition} until it holds and returns how long that took.
      *
      * @throws AssertionError naming {@code what} when it does not hold within {@code timeout}
+     *     (times {@link TestTime#SCALE})
      */
     public static Duration until(Duration timeout, String what, BooleanSupplier condition)
             throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
+        Duration scaled = TestTime.scaled(timeout);
+        long deadline = start + scaled.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + timeout + ": " + what);
+                throw new AssertionError("not within " + scaled + ": " + what);
             }
             Thread.sleep(20);
         }
