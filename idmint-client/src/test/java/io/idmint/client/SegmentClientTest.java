@@ -48,7 +48,9 @@ class SegmentClientTest {
                 ScriptedServer b = new ScriptedServer(5001);
                 IdClient ids = IdClient.connect(List.of(a.target(), b.target()))) {
             a.refuse(1);
-            assertThat(ids.segment("order").next()).isEqualTo(5001);
+            // B's own first call may outlast the call timeout on a loaded machine and be asked
+            // again: any value B issued proves the failover.
+            assertThat(ids.segment("order").next()).isBetween(5001L, b.next.get() - 1);
         }
     }
 
