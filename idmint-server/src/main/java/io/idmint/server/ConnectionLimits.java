@@ -44,6 +44,7 @@ record ConnectionLimits(ConnectionLimit http, GrpcLimits grpc) {
         metrics.bindConnections("grpc", grpcConnections);
         metrics.bindGrpcBuffered(grpcLimits);
         metrics.bindRefusals("grpc_buffered", grpcLimits, GrpcLimits::refused);
+        metrics.bindRefusals("grpc_waiting", grpcLimits, GrpcLimits::refusedWaiting);
         return new ConnectionLimits(httpLimit, grpcLimits);
     }
 

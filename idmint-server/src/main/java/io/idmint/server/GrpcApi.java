@@ -35,10 +35,6 @@ import io.idmint.spi.TagInfo;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -117,7 +113,7 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             RequestPipeline pipeline, GrpcHealth health, GrpcIdStream.Pauses pauses, String host,
             int port, io.netty.handler.ssl.SslContext tls, GrpcLimits limits, Metrics metrics)
             throws IOException {
-        Executor calls = executor();
+        Executor calls = limits.calls();
         ServerServiceDefinition api =
                 new GrpcApi(service, formats, segments, pipeline, pauses, calls).definition();
         NettyServerBuilder builder =
@@ -133,27 +129,8 @@ final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
                 .addService(health.service())
                 .addService(ProtoReflectionServiceV1.newInstance())
                 .addService(ProtoReflectionService.newInstance())
-                .executor(calls)
                 .build()
                 .start();
-    }
-
-    /**
-     * Calls run off Netty's event loops, because minting may wait for the next tick (up to a
-     * second with {@code tick=1s}), on a fixed number of threads. Idle threads end by themselves,
-     * so a stopped server leaves none behind.
-     */
-    private static Executor executor() {
-        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
-        AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "idmint-grpc-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
     }
 
     /**

@@ -143,8 +143,9 @@ final class Metrics implements GeneratorListener, AutoCloseable {
     }
 
     /**
-     * Adds the counter of calls a limit refused ({@code grpc_buffered}, {@code segment_tags}),
-     * read from {@code source} at each scrape (which the server holds: meters hold it weakly).
+     * Adds the counter of calls a limit refused ({@code grpc_buffered}, {@code grpc_waiting},
+     * {@code segment_tags}), read from {@code source} at each scrape (which the server holds:
+     * meters hold it weakly).
      */
     <T> void bindRefusals(String limit, T source, java.util.function.ToDoubleFunction<T> count) {
         io.micrometer.core.instrument.FunctionCounter.builder("idmint.limit.refusals", source,

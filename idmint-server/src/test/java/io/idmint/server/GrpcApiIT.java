@@ -42,6 +42,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -71,6 +73,7 @@ class GrpcApiIT {
     private ManagedChannel channel;
     private CountingGenerator ids;
     private IdService service;
+    private GrpcLimits limits;
 
     @AfterEach
     void closeAll() throws Exception {
@@ -327,6 +330,45 @@ class GrpcApiIT {
         assertThat(ids.issued()).isZero();
     }
 
+    @Test
+    void nextIds_withTheMostCallsWaitingForAThread_isUnavailableWithRetryAfter_thenServed()
+            throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+        ThreadPoolExecutor calls = (ThreadPoolExecutor) limits.calls();
+        CountDownLatch busy = new CountDownLatch(1);
+        for (int i = 0; i < calls.getMaximumPoolSize(); i++) {
+            calls.execute(() -> {
+                try {
+                    busy.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        for (int i = 0; i < GrpcLimits.MAX_WAITING_CALLS; i++) {
+            calls.execute(() -> { });
+        }
+        StatusRuntimeException e;
+        try {
+            e = failure(() -> blocking().nextIds(next(5)));
+        } finally {
+            busy.countDown();
+        }
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(e.getStatus().getDescription()).isEqualTo(
+                "this server has 1000 calls waiting for a thread, its most; retry");
+        assertThat(e.getTrailers().get(GrpcApi.RETRY_AFTER)).isEqualTo("1");
+        assertThat(limits.refusedWaiting()).isEqualTo(1);
+        assertThat(ids.issued()).isZero();
+
+        // Served once the threads are free; a caller cannot ask to be refused (or not).
+        Metadata forged = new Metadata();
+        forged.put(Metadata.Key.of("idmint-refused", Metadata.ASCII_STRING_MARSHALLER), "1");
+        assertThat(blocking().withInterceptors(MetadataUtils.newAttachHeadersInterceptor(forged))
+                .nextIds(next(5)).getIdsCount()).isEqualTo(5);
+        assertThat(limits.refusedWaiting()).isEqualTo(1);
+    }
+
     // ---------------------------------------------------------------- Auth
 
     @Test
@@ -523,12 +565,12 @@ class GrpcApiIT {
         resources.push(() -> loops.close().await());
         Metrics metrics = new Metrics(java.util.Map.of());
         resources.push(metrics::close);
+        limits = new GrpcLimits(new ConnectionLimit("grpc", 100, Duration.ofMinutes(1),
+                TimeSource.system(), (transport, reason) -> { }), 100, 64 << 20,
+                (VertxInternal) loops);
         server = GrpcApi.start(service, new Formats(null, null), null,
                 new RequestPipeline(access, null, new InternalErrors(TimeSource.system())),
-                health, pauses, "127.0.0.1", 0, null,
-                new GrpcLimits(new ConnectionLimit("grpc", 100, Duration.ofMinutes(1),
-                        TimeSource.system(), (transport, reason) -> { }), 100, 64 << 20,
-                        (VertxInternal) loops), metrics);
+                health, pauses, "127.0.0.1", 0, null, limits, metrics);
         servers.add(server);
         resources.push(server::shutdownNow);
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())
