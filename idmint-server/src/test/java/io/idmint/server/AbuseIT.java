@@ -64,6 +64,7 @@ class AbuseIT {
     private static final int CALLS = FULL ? 20_000 : SHORT_CALLS;
     private static final int HOLDER_CONNECTIONS = 5000;
     private static final Pattern RSS = Pattern.compile("VmRSS:\\s+(\\d+) kB");
+    private static final Pattern GC_PAUSE = Pattern.compile(" Pause .* ([0-9.]+)ms$");
     private static final long MIB = 1024 * 1024;
 
     @TempDir
@@ -71,11 +72,18 @@ class AbuseIT {
 
     private static IdmintProcesses processes;
     private static IdmintProcesses.Node node;
+    private static Path gcLog;
 
     @BeforeAll
     static void start() throws Exception {
         // The runtime as shipped: its pauses and memory are what the attacks measure.
-        processes = new IdmintProcesses(tmp).jvmOptions(IdmintProcesses.AS_SHIPPED);
+        // The collector's own log (one line a collection, written as it ends) gives the pauses
+        // of one test; the jvm_gc_pause_seconds_max of /metrics is a maximum over minutes.
+        gcLog = tmp.resolve("gc.log");
+        List<String> options = new ArrayList<>(IdmintProcesses.AS_SHIPPED);
+        options.add("-Xlog:gc:file=" + gcLog);
+        // Ahead of this JVM, the attacker, which a real server would not share its cores with.
+        processes = new IdmintProcesses(tmp).jvmOptions(options).aheadOfCallers();
         node = processes.serve("target", Map.of(), "--segment-auto-create", "true",
                 "--segment-max-tags", "50", "--codes-dev", "true", "--flake-worker", "7");
         node.awaitReady(Duration.ofSeconds(30));
@@ -122,6 +130,7 @@ class AbuseIT {
     void idleSlowAndUnfinishedConnections_neitherStarveCallersNorTheLease() throws Exception {
         List<SocketChannel> held = new ArrayList<>();
         List<Process> holders = new ArrayList<>();
+        double closedBefore = closedByTheServer(node.http.get("/metrics").body());
         try {
             // Slowloris: heads never finished; bodies announced and never sent (chunked, and
             // a Content-Length longer than what comes); then plain idle connections.
@@ -157,12 +166,18 @@ class AbuseIT {
             assertThat(state()).as("the lease under the attack").isEqualTo("ACTIVE");
             assertThat(rss() - idleRss).as("RSS growth (bytes) over idle %d MiB",
                     idleRss / MIB).isLessThanOrEqualTo(64 * MIB);
-            String metrics = node.http.get("/metrics").body();
-            assertThat(counter(metrics, "idmint_connections_closed_total",
-                    "reason=\"evicted\",transport=\"http\"")).as(metrics.lines()
-                    .filter(l -> l.startsWith("idmint_conn")).toList().toString())
-                    .isGreaterThanOrEqualTo(CONNECTIONS + 400 - 4096 - 1);
-            assertThat(gauge(metrics, "idmint_connections_open", "transport=\"http\""))
+            // A holder's connect returns once the kernel has the connection; the server takes
+            // it from the accept queue a little later, and closes one to make room then (or
+            // after idle-timeout, 30 s, when opening them all took longer).
+            String[] metrics = new String[1];
+            processes.await(Duration.ofSeconds(30), "the connections past the limit closed",
+                    () -> {
+                        metrics[0] = node.http.get("/metrics").body();
+                        return closedByTheServer(metrics[0]) - closedBefore
+                                >= CONNECTIONS + 400 - 4096 - 1;
+                    }, () -> metrics[0].lines().filter(l -> l.startsWith("idmint_conn")).toList()
+                            .toString());
+            assertThat(gauge(metrics[0], "idmint_connections_open", "transport=\"http\""))
                     .isLessThanOrEqualTo(4096);
         } finally {
             for (SocketChannel c : held) {
@@ -177,6 +192,28 @@ class AbuseIT {
     }
 
     /** Starts a process that opens {@code n} connections to the server and holds them. */
+    /** HTTP connections the server closed to make room or for idling. */
+    private static double closedByTheServer(String metrics) {
+        return counter(metrics, "idmint_connections_closed_total",
+                "reason=\"evicted\",transport=\"http\"")
+                + counter(metrics, "idmint_connections_closed_total",
+                        "reason=\"idle\",transport=\"http\"");
+    }
+
+    /** The pauses (ms) the collector logged past {@code mark}, a length of {@link #gcLog}. */
+    private static List<Double> gcPauses(long mark) throws IOException {
+        byte[] log = Files.readAllBytes(gcLog);
+        List<Double> pauses = new ArrayList<>();
+        new String(log, (int) mark, log.length - (int) mark, StandardCharsets.US_ASCII).lines()
+                .forEach(line -> {
+                    Matcher m = GC_PAUSE.matcher(line);
+                    if (m.find()) {
+                        pauses.add(Double.parseDouble(m.group(1)));
+                    }
+                });
+        return pauses;
+    }
+
     private static Process hold(int n) throws IOException {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
@@ -287,6 +324,7 @@ class AbuseIT {
     @Test
     void unreadGrpcReplies_ofEveryCall_stayBounded() throws Exception {
         String before = node.http.get("/metrics").body();
+        long gcLogMark = Files.size(gcLog);
         List<Call<?>> calls = List.of(
                 new Call<>(IdServiceGrpc.getNextIdsMethod(),
                         NextIdsRequest.newBuilder().setCount(10_000).build()),
@@ -348,8 +386,11 @@ class AbuseIT {
         assertThat(counter(after, "idmint_limit_refusals_total", "limit=\"grpc_buffered\"")
                 - counter(before, "idmint_limit_refusals_total", "limit=\"grpc_buffered\""))
                 .as("calls refused for want of room").isGreaterThan(0);
-        assertThat(gauge(after, "jvm_gc_pause_seconds_max", null)).as("longest GC pause (s)")
-                .isLessThanOrEqualTo(0.1);
+        List<Double> pauses = gcPauses(gcLogMark);
+        System.out.printf("AbuseIT gRPC: %d GC pauses, the longest %.1f ms%n", pauses.size(),
+                pauses.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+        assertThat(pauses).as("GC pauses (ms) during the calls").isNotEmpty()
+                .allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(100));
         assertQuietLog();
     }
 

@@ -59,6 +59,7 @@ final class IdmintProcesses implements AutoCloseable {
     private final Path jar;
     private final Path dir;
     private List<String> jvmOptions = JVM_OPTIONS;
+    private boolean aheadOfCallers;
     private final List<Process> started = Collections.synchronizedList(new ArrayList<>());
     private final List<Node> nodes = Collections.synchronizedList(new ArrayList<>());
 
@@ -76,6 +77,17 @@ final class IdmintProcesses implements AutoCloseable {
      */
     IdmintProcesses jvmOptions(List<String> options) {
         this.jvmOptions = List.copyOf(options);
+        return this;
+    }
+
+    /**
+     * Starts the processes from now on ahead of this JVM in the scheduler ({@code nice -n -10},
+     * where the user may; root only on Linux), as servers whose callers are other machines: a
+     * test that attacks from this JVM shares the cores, and its work must not pass for the
+     * server's (a GC pause stretched because the attacker held the CPU).
+     */
+    IdmintProcesses aheadOfCallers() {
+        this.aheadOfCallers = "root".equals(System.getProperty("user.name"));
         return this;
     }
 
@@ -373,6 +385,9 @@ final class IdmintProcesses implements AutoCloseable {
 
     private ProcessBuilder builder(Map<String, String> env, List<String> args) {
         List<String> command = new ArrayList<>();
+        if (aheadOfCallers) {
+            command.addAll(List.of("nice", "-n", "-10"));
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The quick-starting processes map the class-data archive the build puts beside the
         // jar, as the launcher does: a third less CPU per start (0.51 s to 0.34 s for `next`
