@@ -81,7 +81,7 @@ final class IdmintProcesses implements AutoCloseable {
     }
 
     /**
-     * Starts the processes from now on ahead of this JVM in the scheduler ({@code nice -n -10},
+     * Starts the processes from now on ahead of this JVM in the scheduler ({@code nice -n -20},
      * where the user may; root only on Linux), as servers whose callers are other machines: a
      * test that attacks from this JVM shares the cores, and its work must not pass for the
      * server's (a GC pause stretched because the attacker held the CPU).
@@ -386,7 +386,7 @@ final class IdmintProcesses implements AutoCloseable {
     private ProcessBuilder builder(Map<String, String> env, List<String> args) {
         List<String> command = new ArrayList<>();
         if (aheadOfCallers) {
-            command.addAll(List.of("nice", "-n", "-10"));
+            command.addAll(List.of("nice", "-n", "-20"));
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The quick-starting processes map the class-data archive the build puts beside the
