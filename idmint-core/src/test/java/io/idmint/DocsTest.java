@@ -102,6 +102,30 @@ class DocsTest {
                 .filteredOn(m -> !readme.contains("| `" + m + "` |")).isEmpty();
     }
 
+    /** docs/testing.md says where each behaviour is tested: every test class is findable there. */
+    @Test
+    void testingTable_listsEveryTestClass() throws IOException {
+        String testing = read(ROOT.resolve("docs/testing.md"));
+        int from = testing.indexOf("## Where each behaviour is tested");
+        assertThat(from).as("the section in docs/testing.md").isNotNegative();
+        String table = testing.substring(from, testing.indexOf("\n## ", from + 1));
+        List<String> classes = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(ROOT)) {
+            for (Path tests : modules.map(m -> m.resolve("src/test/java"))
+                    .filter(Files::isDirectory).toList()) {
+                try (Stream<Path> files = Files.walk(tests)) {
+                    files.map(f -> f.getFileName().toString())
+                            .filter(n -> n.endsWith("Test.java") || n.endsWith("IT.java"))
+                            .map(n -> n.substring(0, n.length() - ".java".length()))
+                            .forEach(classes::add);
+                }
+            }
+        }
+        assertThat(classes).as("test classes in the repository").contains("DocsTest");
+        assertThat(classes).as("test classes missing from docs/testing.md's table")
+                .filteredOn(c -> !table.contains("`" + c + "`")).isEmpty();
+    }
+
     @Test
     void compile_blockThatDoesNotCompile_isReportedWithItsFileAndLine() {
         String page = "# Example\n\n```java\nlong id = 1;\nlong id2 = nope();\n```\n";
