@@ -8,6 +8,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
@@ -102,7 +103,7 @@ final class GrpcLimits implements ServerInterceptor {
                 .callExecutor(new ServerCallExecutorSupplier() {
                     @Override
                     public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata headers) {
-                        return executorFor(headers);
+                        return executorFor(call.getMethodDescriptor().getServiceName(), headers);
                     }
                 })
                 .maxConnectionIdle(idleTimeout.toNanos(), TimeUnit.NANOSECONDS)
@@ -122,10 +123,15 @@ final class GrpcLimits implements ServerInterceptor {
 
     /**
      * Where a new call runs: on {@link #calls()}, or, with {@value #MAX_WAITING_CALLS} calls
-     * waiting there already, right here, marked for {@link #interceptCall} to refuse.
+     * waiting there already, right here, marked for {@link #interceptCall} to refuse. Health
+     * checks always run here, never refused: they only read a status, and a probe that a flood
+     * of calls refused would have the orchestrator restart a server that works.
      */
-    Executor executorFor(Metadata headers) {
+    Executor executorFor(String service, Metadata headers) {
         headers.discardAll(REFUSED);
+        if (HealthGrpc.SERVICE_NAME.equals(service)) {
+            return Runnable::run;
+        }
         if (calls.getQueue().size() < MAX_WAITING_CALLS) {
             return calls;
         }

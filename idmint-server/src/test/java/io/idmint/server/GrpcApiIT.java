@@ -10,6 +10,9 @@ import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.MetadataUtils;
@@ -351,6 +354,10 @@ class GrpcApiIT {
         StatusRuntimeException e;
         try {
             e = failure(() -> blocking().nextIds(next(5)));
+            // A probe still answers: health checks take no thread and are never refused.
+            assertThat(HealthGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .check(HealthCheckRequest.getDefaultInstance()).getStatus())
+                    .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
         } finally {
             busy.countDown();
         }
