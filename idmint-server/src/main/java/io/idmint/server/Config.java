@@ -204,6 +204,10 @@ final class Config {
             "grpc.max-calls-per-connection", "100", "N",
             "the most gRPC calls in flight on one connection (HTTP/2 streams), 1 to 10000",
             ConfigValues.integer(1, 10_000));
+    static final Key<Integer> GRPC_MAX_WAITING_CALLS = key("grpc.max-waiting-calls", "1000", "N",
+            "the most gRPC calls waiting for a thread, 1 to 100000; past it a new call is "
+                    + "answered UNAVAILABLE before it takes one (health checks never wait)",
+            ConfigValues.integer(1, 100_000));
     static final Key<Integer> GRPC_MAX_BUFFERED = key("grpc.max-buffered", "64", "MIB",
             "the most MiB of gRPC replies held for callers that have not read them yet, 1 to "
                     + "65536; past it a call is answered UNAVAILABLE before it mints",
@@ -296,7 +300,7 @@ final class Config {
             STATIC_PEERS, HTTP_PORT, GRPC_PORT, BIND, MAX_COUNT, AUTH_TOKEN, AUTH_ADMIN_TOKEN,
             RATE_LIMIT, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, SHUTDOWN_GRACE, IDLE_TIMEOUT,
             HTTP_MAX_CONNECTIONS, GRPC_MAX_CONNECTIONS, GRPC_MAX_CALLS_PER_CONNECTION,
-            GRPC_MAX_BUFFERED, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
+            GRPC_MAX_WAITING_CALLS, GRPC_MAX_BUFFERED, SEGMENT_STORE, SEGMENT_STEP, SEGMENT_MIN_STEP, SEGMENT_MAX_STEP,
             SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT, SEGMENT_MAX_TAGS, SEGMENT_AUTO_CREATE,
             SEGMENT_ORDER, LEAF_COMPAT, LOG_FORMAT, LOG_LEVEL, LOG_ACCESS))
             .toList();

@@ -39,6 +39,7 @@ record ConnectionLimits(ConnectionLimit http, GrpcLimits grpc) {
                 metrics::connectionClosed);
         GrpcLimits grpcLimits = new GrpcLimits(grpcConnections,
                 config.get(Config.GRPC_MAX_CALLS_PER_CONNECTION),
+                config.get(Config.GRPC_MAX_WAITING_CALLS),
                 config.get(Config.GRPC_MAX_BUFFERED) * 1024L * 1024L, loops);
         metrics.bindConnections("http", httpLimit);
         metrics.bindConnections("grpc", grpcConnections);

@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.LongAdder;
  * The reservation is given back when the call completes or is cancelled.
  *
  * <p>Calls run on a fixed pool of threads ({@link #calls()}), and the calls waiting for one are
- * bounded too: past {@value #MAX_WAITING_CALLS} waiting, a new call is answered UNAVAILABLE with
+ * bounded too (grpc.max-waiting-calls): past them, a new call is answered UNAVAILABLE with
  * {@code retry-after} on the event loop, before it reaches a thread or any interceptor behind
  * this one. A flood of calls then leaves short-lived garbage rather than a queue of live call
  * states, whose copying from one collection to the next made GC pauses of 0.14–0.19 s under
@@ -47,12 +47,6 @@ final class GrpcLimits implements ServerInterceptor {
     /** The largest request message read: requests hold a count, an ID, a code or a tag. */
     static final int MAX_REQUEST_BYTES = 64 * 1024;
 
-    /**
-     * The most calls waiting for a thread of {@link #calls()}. On two threads a call that mints
-     * takes some tens of microseconds, so the last of them waits some tens of milliseconds.
-     */
-    static final int MAX_WAITING_CALLS = 1000;
-
     private static final Context.Key<Reservation> RESERVATION = Context.key("idmint-reserved");
     /**
      * Set by {@link #executorFor} on a call it refuses; any value a caller sent is dropped
@@ -64,6 +58,7 @@ final class GrpcLimits implements ServerInterceptor {
     private final ConnectionLimit connections;
     private final java.time.Duration idleTimeout;
     private final int callsPerConnection;
+    private final int maxWaiting;
     private final long maxBuffered;
     private final EventLoopGroup acceptor;
     private final EventLoopGroup loops;
@@ -76,15 +71,17 @@ final class GrpcLimits implements ServerInterceptor {
      * @param connections the connection limit, whose idle timeout closes a connection with no
      *     call
      * @param callsPerConnection the most calls in flight on one connection
+     * @param maxWaiting the most calls waiting for a thread of {@link #calls()}
      * @param maxBuffered the most reply bytes held for callers at once
      * @param loops the event loops the server's sockets run on (Vert.x's, so that the process
      *     has one set of loops and gRPC leaves none to shut down)
      */
-    GrpcLimits(ConnectionLimit connections, int callsPerConnection, long maxBuffered,
-            VertxInternal loops) {
+    GrpcLimits(ConnectionLimit connections, int callsPerConnection, int maxWaiting,
+            long maxBuffered, VertxInternal loops) {
         this.connections = connections;
         this.idleTimeout = connections.idleTimeout();
         this.callsPerConnection = callsPerConnection;
+        this.maxWaiting = maxWaiting;
         this.maxBuffered = maxBuffered;
         this.acceptor = loops.acceptorEventLoopGroup();
         this.loops = loops.eventLoopGroup();
@@ -122,8 +119,8 @@ final class GrpcLimits implements ServerInterceptor {
     }
 
     /**
-     * Where a new call runs: on {@link #calls()}, or, with {@value #MAX_WAITING_CALLS} calls
-     * waiting there already, right here, marked for {@link #interceptCall} to refuse. Health
+     * Where a new call runs: on {@link #calls()}, or, with {@code maxWaiting} calls waiting
+     * there already, right here, marked for {@link #interceptCall} to refuse. Health
      * checks always run here, never refused: they only read a status, and a probe that a flood
      * of calls refused would have the orchestrator restart a server that works.
      */
@@ -132,14 +129,14 @@ final class GrpcLimits implements ServerInterceptor {
         if (HealthGrpc.SERVICE_NAME.equals(service)) {
             return Runnable::run;
         }
-        if (calls.getQueue().size() < MAX_WAITING_CALLS) {
+        if (calls.getQueue().size() < maxWaiting) {
             return calls;
         }
         headers.put(REFUSED, "waiting");
         return Runnable::run;
     }
 
-    /** Calls refused because {@value #MAX_WAITING_CALLS} were waiting for a thread. */
+    /** Calls refused because the most were waiting for a thread. */
     long refusedWaiting() {
         return refusedWaiting.sum();
     }
@@ -173,8 +170,9 @@ final class GrpcLimits implements ServerInterceptor {
         try {
             if (headers.containsKey(REFUSED)) {
                 refusedWaiting.increment();
-                throw new ApiException(Problem.OVERLOADED, "this server has "
-                        + MAX_WAITING_CALLS + " calls waiting for a thread, its most; retry", 1);
+                throw new ApiException(Problem.OVERLOADED, "this server has " + maxWaiting
+                        + " calls waiting for a thread, its most (grpc.max-waiting-calls); retry",
+                        1);
             }
             r.take(CALL_BYTES);
         } catch (ApiException e) {

@@ -348,7 +348,7 @@ class GrpcApiIT {
                 }
             });
         }
-        for (int i = 0; i < GrpcLimits.MAX_WAITING_CALLS; i++) {
+        for (int i = 0; i < 1000; i++) { // grpc.max-waiting-calls
             calls.execute(() -> { });
         }
         StatusRuntimeException e;
@@ -363,7 +363,8 @@ class GrpcApiIT {
         }
         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(e.getStatus().getDescription()).isEqualTo(
-                "this server has 1000 calls waiting for a thread, its most; retry");
+                "this server has 1000 calls waiting for a thread, its most "
+                        + "(grpc.max-waiting-calls); retry");
         assertThat(e.getTrailers().get(GrpcApi.RETRY_AFTER)).isEqualTo("1");
         assertThat(limits.refusedWaiting()).isEqualTo(1);
         assertThat(ids.issued()).isZero();
@@ -573,7 +574,7 @@ class GrpcApiIT {
         Metrics metrics = new Metrics(java.util.Map.of());
         resources.push(metrics::close);
         limits = new GrpcLimits(new ConnectionLimit("grpc", 100, Duration.ofMinutes(1),
-                TimeSource.system(), (transport, reason) -> { }), 100, 64 << 20,
+                TimeSource.system(), (transport, reason) -> { }), 100, 1000, 64 << 20,
                 (VertxInternal) loops);
         server = GrpcApi.start(service, new Formats(null, null), null,
                 new RequestPipeline(access, null, new InternalErrors(TimeSource.system())),
