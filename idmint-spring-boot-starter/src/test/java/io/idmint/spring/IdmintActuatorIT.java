@@ -54,12 +54,14 @@ class IdmintActuatorIT {
                 "spring.main.banner-mode=off",
                 "management.endpoints.web.exposure.include=health,metrics",
                 "management.endpoint.health.show-details=always",
-                "idmint.registry=etcd://" + etcd.endpoints() + "/it?timeout=500ms",
+                // Short enough that the health test sees DOWN in seconds; long enough that a
+                // loaded machine's slow etcd answer (once 2.7 s) does not lose the lease.
+                "idmint.registry=etcd://" + etcd.endpoints() + "/it?timeout=1s",
                 "idmint.namespace=" + namespace,
                 "idmint.data-dir=" + dir,
-                "idmint.lease.ttl=3s",
+                "idmint.lease.ttl=6s",
                 "idmint.lease.keepalive=1s",
-                "idmint.lease.store-timeout=2s",
+                "idmint.lease.store-timeout=4s",
                 "idmint.lease.reservation=3s").run();
     }
 
