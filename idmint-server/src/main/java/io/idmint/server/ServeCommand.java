@@ -1,5 +1,11 @@
 package io.idmint.server;
 
+import io.idmint.server.cli.ConfigOptions;
+import io.idmint.server.cli.IdmintCommand;
+import io.idmint.server.cli.Invocation;
+import io.idmint.server.config.Config;
+import io.idmint.server.mint.PeerCheck;
+import io.idmint.server.ops.Logs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,28 @@ package io.idmint.server;
 import io.idmint.GeneratorStatus;
 import io.idmint.IdGenerator;
 import io.idmint.TimeSource;
+import io.idmint.server.api.Access;
+import io.idmint.server.api.IdService;
+import io.idmint.server.api.InternalErrors;
+import io.idmint.server.api.NodeInfo;
+import io.idmint.server.api.RequestPipeline;
+import io.idmint.server.api.SegmentService;
+import io.idmint.server.config.Config;
+import io.idmint.server.grpc.GrpcApi;
+import io.idmint.server.grpc.GrpcHealth;
+import io.idmint.server.grpc.GrpcIdStream;
+import io.idmint.server.http.HttpApi;
+import io.idmint.server.http.Route;
+import io.idmint.server.mint.Formats;
+import io.idmint.server.mint.Minter;
+import io.idmint.server.mint.PeerCheck;
+import io.idmint.server.ops.AccessLog;
+import io.idmint.server.ops.BuildInfo;
+import io.idmint.server.ops.EventLog;
+import io.idmint.server.ops.Logs;
+import io.idmint.server.ops.Metrics;
+import io.idmint.server.ops.PauseDetector;
+import io.idmint.server.tls.ServerTls;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -25,7 +47,7 @@ import java.util.concurrent.TimeoutException;
  * per core) and gRPC, started together and stopped together. Used by
  * {@link ServeCommand} and, in-process, by the tests.
  */
-final class Server implements AutoCloseable {
+public final class Server implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Server.class.getName());
 
@@ -98,6 +120,7 @@ final class Server implements AutoCloseable {
             Duration tlsPeriod) {
         Formats formats = Formats.fromConfig(config, warn);
         Metrics metrics = new Metrics(buildInfo(config));
+        metrics.bindHttpRoutes(Route.labels());
         TimeSource time = TimeSource.system();
         String host = config.get(Config.BIND);
         Duration grace = config.get(Config.SHUTDOWN_GRACE);
@@ -248,7 +271,7 @@ final class Server implements AutoCloseable {
     private static java.util.Map<String, String> buildInfo(Config config) {
         java.util.Properties p;
         try {
-            p = IdmintCommand.build();
+            p = BuildInfo.properties();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -272,7 +295,7 @@ final class Server implements AutoCloseable {
         }
     }
 
-    int httpPort() {
+    public int httpPort() {
         return httpPort;
     }
 

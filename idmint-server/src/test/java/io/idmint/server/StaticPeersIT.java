@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.IdmintProcesses.Node;
+import io.idmint.server.mint.PeerCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.config.Config;
 import io.idmint.spi.Durations;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,0 +1,12 @@
+/**
+ * The operations of the API, whatever the transport: minting through {@link
+ * io.idmint.server.api.IdService} and {@link io.idmint.server.api.SegmentService}, the request
+ * steps of {@link io.idmint.server.api.RequestPipeline} (parse, authorise, charge), the caller
+ * rules ({@link io.idmint.server.api.Access}), the refusals ({@link
+ * io.idmint.server.api.ApiException}, {@link io.idmint.server.api.Problem}) and who this node is.
+ *
+ * <p>May use: {@code mint}, {@code config}, {@code ops}, {@code json}, the core. Never a transport
+ * ({@code http}, {@code grpc}), the CLI or the wiring: a rule written here holds for both
+ * transports.
+ */
+package io.idmint.server.api;
