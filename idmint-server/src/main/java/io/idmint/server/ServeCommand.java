@@ -4,7 +4,7 @@ import io.idmint.server.cli.ConfigOptions;
 import io.idmint.server.cli.IdmintCommand;
 import io.idmint.server.cli.Invocation;
 import io.idmint.server.config.Config;
-import io.idmint.server.mint.PeerCheck;
+import io.idmint.server.mint.StaticPeerCheck;
 import io.idmint.server.ops.Logs;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -75,7 +75,7 @@ final class ServeCommand implements Callable<Integer> {
         String rule = !registry.startsWith("static:") ? ""
                 : "; registry static: is ONE HOST ONLY: another host needs another --worker"
                         + (peers != null ? "; checking " + String.join(",", peers) + " every "
-                                + io.idmint.spi.Durations.format(PeerCheck.PERIOD)
+                                + io.idmint.spi.Durations.format(StaticPeerCheck.PERIOD)
                                 : config.get(Config.TLS_CERT) != null
                                         ? ", or a shared registry (etcd://, zk://, jdbc:)"
                                         : ", or set --static-peers");

@@ -15,9 +15,9 @@ import io.idmint.server.grpc.GrpcHealth;
 import io.idmint.server.grpc.GrpcIdStream;
 import io.idmint.server.http.HttpApi;
 import io.idmint.server.http.Route;
-import io.idmint.server.mint.Formats;
-import io.idmint.server.mint.Minter;
-import io.idmint.server.mint.PeerCheck;
+import io.idmint.server.mint.CodesAndFormats;
+import io.idmint.server.mint.LeasedGenerator;
+import io.idmint.server.mint.StaticPeerCheck;
 import io.idmint.server.ops.AccessLog;
 import io.idmint.server.ops.BuildInfo;
 import io.idmint.server.ops.EventLog;
@@ -51,9 +51,9 @@ public final class Server implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Server.class.getName());
 
-    private final Minter minter;
+    private final LeasedGenerator minter;
     /** The static.peers check, or null. */
-    private final PeerCheck peers;
+    private final StaticPeerCheck peers;
     private final SegmentService segments;
     private final IdService service;
     private final Vertx vertx;
@@ -74,11 +74,11 @@ public final class Server implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private boolean closing;
 
-    private Server(Minter minter, PeerCheck peers, SegmentService segments, IdService service,
-            Vertx vertx, List<String> deployments, io.grpc.Server grpc, GrpcHealth health,
-            GrpcIdStream.Pauses pauses, PauseDetector stood, String host, int httpPort,
-            Duration grace,
-            TimeSource time, AccessLog access, Metrics metrics, ServerTls tls) {
+    private Server(LeasedGenerator minter, StaticPeerCheck peers, SegmentService segments,
+            IdService service, Vertx vertx, List<String> deployments, io.grpc.Server grpc,
+            GrpcHealth health, GrpcIdStream.Pauses pauses, PauseDetector stood, String host,
+            int httpPort, Duration grace, TimeSource time, AccessLog access, Metrics metrics,
+            ServerTls tls) {
         this.minter = minter;
         this.peers = peers;
         this.segments = segments;
@@ -118,7 +118,7 @@ public final class Server implements AutoCloseable {
      */
     static Server start(Config config, java.util.function.Consumer<String> warn,
             Duration tlsPeriod) {
-        Formats formats = Formats.fromConfig(config, warn);
+        CodesAndFormats formats = CodesAndFormats.fromConfig(config, warn);
         Metrics metrics = new Metrics(buildInfo(config));
         metrics.bindHttpRoutes(Route.labels());
         TimeSource time = TimeSource.system();
@@ -142,9 +142,9 @@ public final class Server implements AutoCloseable {
         SegmentService segments = SegmentService.open(config, warn);
         metrics.bindSegments(segments::stats);
         metrics.bindRefusals("segment_tags", segments, SegmentService::refusedTags);
-        Minter minter;
+        LeasedGenerator minter;
         try {
-            minter = Minter.open(config, config.get(Config.WORKERS), events);
+            minter = LeasedGenerator.open(config, config.get(Config.WORKERS), events);
         } catch (RuntimeException e) {
             events.startFailed();
             segments.close();
@@ -157,7 +157,7 @@ public final class Server implements AutoCloseable {
         GrpcHealth health = null;
         GrpcIdStream.Pauses pauses = null;
         PauseDetector stood = null;
-        PeerCheck peers = null;
+        StaticPeerCheck peers = null;
         AccessLog access = null;
         try {
             NodeInfo node = NodeInfo.of(config, time.currentTimeMillis());
@@ -174,7 +174,7 @@ public final class Server implements AutoCloseable {
                             + "plain HTTP, which a node with tls.cert does not answer: use a "
                             + "shared registry (etcd://, zk://, jdbc:) for TLS nodes");
                 }
-                peers = new PeerCheck(ids, config.get(Config.STATIC_PEERS), node.name(),
+                peers = new StaticPeerCheck(ids, config.get(Config.STATIC_PEERS), node.name(),
                         node.id(), config.get(Config.AUTH_TOKEN));
                 ids = peers;
             }

@@ -36,7 +36,7 @@ import io.idmint.server.grpc.GrpcApi;
 import io.idmint.server.grpc.GrpcHealth;
 import io.idmint.server.grpc.GrpcIdStream;
 import io.idmint.server.grpc.GrpcLimits;
-import io.idmint.server.mint.Formats;
+import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.net.ConnectionLimit;
 import io.idmint.server.ops.Metrics;
 import io.idmint.spi.WorkerRegistry;
@@ -534,7 +534,7 @@ class GrpcApiIT {
         resources.push(() -> loops.close().await());
         Metrics metrics = new Metrics(java.util.Map.of());
         resources.push(metrics::close);
-        server = GrpcApi.start(service, new Formats(null, null), null,
+        server = GrpcApi.start(service, new CodesAndFormats(null, null), null,
                 new RequestPipeline(access, null, new InternalErrors(TimeSource.system())),
                 health, pauses, "127.0.0.1", 0, null,
                 new GrpcLimits(new ConnectionLimit("grpc", 100, Duration.ofMinutes(1),

@@ -1,14 +1,13 @@
 package io.idmint.server.api;
 
 import io.idmint.IdUnavailableException;
-import io.idmint.server.grpc.GrpcStatus;
-import io.idmint.server.mint.Formats;
+import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.spi.UnknownTagException;
 
 /**
  * Why a request was refused or could not be answered: the one error type of the request
  * pipeline. HTTP answers it as its {@link Problem} (status, problem document, {@code
- * Retry-After}); gRPC maps the same problem to a status code (see {@link GrpcStatus}).
+ * Retry-After}); gRPC maps the same problem to a status code (see {@code grpc.GrpcStatus}).
  */
 public final class ApiException extends RuntimeException {
 
@@ -54,7 +53,7 @@ public final class ApiException extends RuntimeException {
         if (e instanceof ApiException a) {
             return a;
         }
-        if (e instanceof Formats.NotConfiguredException) {
+        if (e instanceof CodesAndFormats.NotConfiguredException) {
             return new ApiException(Problem.NOT_CONFIGURED, e.getMessage());
         }
         if (e instanceof SegmentService.TagExistsException) {

@@ -1,15 +1,14 @@
 package io.idmint.server.api;
 
-import io.idmint.server.grpc.GrpcApi;
-import io.idmint.server.http.HttpApi;
-import io.idmint.server.mint.Formats;
+import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.ops.AccessLog;
 
 /**
  * The way every request takes, whatever its transport: parse → authorise → charge → mint →
- * render. HTTP ({@link HttpApi}) and gRPC ({@link GrpcApi}) only read their wire into the calls
- * below, mint through {@link IdService}, {@link SegmentService} or {@link Formats}, write the
- * answer, and map an {@link ApiException} to their status codes. The rules live here, once:
+ * render. HTTP ({@code http.HttpApi}) and gRPC ({@code grpc.GrpcApi}) only read their wire into
+ * the calls below, mint through {@link IdService}, {@link SegmentService} or
+ * {@link CodesAndFormats}, write the answer, and map an {@link ApiException} to their status
+ * codes. The rules live here, once:
  *
  * <ul>
  *   <li>parse: an absent count is 1; a count is a whole number from 1 to the call's limit; an

@@ -6,7 +6,7 @@ import io.idmint.Layout;
 import io.idmint.server.config.Config;
 import io.idmint.server.json.ApiJson;
 import io.idmint.server.json.Json;
-import io.idmint.server.mint.Formats;
+import io.idmint.server.mint.CodesAndFormats;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -148,7 +148,8 @@ public final class DecodeCommand implements Callable<Integer> {
     private String decodeAny(Layout layout, boolean shard, String k, String input) {
         switch (k) {
             case "code": {
-                Formats.DecodedCode d = Formats.decodeCode(codes(input), input, layout);
+                CodesAndFormats.DecodedCode d =
+                        CodesAndFormats.decodeCode(codes(input), input, layout);
                 return fields(new Json().add("code", d.code()).add("key_version", d.keyVersion()),
                         d.parts(), shard).toString();
             }
@@ -185,7 +186,7 @@ public final class DecodeCommand implements Callable<Integer> {
     /** The codec, built on the first code; codes.dev cannot decode (its key is new). */
     private io.idmint.codes.CodeCodec codes(String input) {
         if (codes == null) {
-            codes = Formats.codec(config, line -> { }, false);
+            codes = CodesAndFormats.codec(config, line -> { }, false);
             if (codes == null) {
                 throw new IllegalArgumentException("'" + input + "' is a code, and codes are "
                         + "not configured: set codes.key or codes.key-file to the key that made "

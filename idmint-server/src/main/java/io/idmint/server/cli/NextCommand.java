@@ -5,8 +5,8 @@ import io.idmint.IdCodec;
 import io.idmint.IdGenerator;
 import io.idmint.IdUnavailableException;
 import io.idmint.server.config.Config;
-import io.idmint.server.mint.Formats;
-import io.idmint.server.mint.Minter;
+import io.idmint.server.mint.CodesAndFormats;
+import io.idmint.server.mint.LeasedGenerator;
 import io.idmint.spi.Durations;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -94,19 +94,19 @@ public final class NextCommand implements Callable<Integer> {
         Config config = ConfigOptions.load(spec, invocation.env());
         LineWriter writer;
         if (f.equalsIgnoreCase("code")) {
-            io.idmint.codes.CodeCodec codes = Formats.codec(config, line -> {
+            io.idmint.codes.CodeCodec codes = CodesAndFormats.codec(config, line -> {
                 spec.commandLine().getErr().println("idmint: " + line);
                 spec.commandLine().getErr().flush();
             }, true);
             if (codes == null) {
                 throw new IllegalArgumentException("--format code: "
-                        + Formats.CODES_NOT_CONFIGURED);
+                        + CodesAndFormats.CODES_NOT_CONFIGURED);
             }
             writer = codeWriter(codes);
         } else {
             writer = LineWriter.of(IdWriter.of(codec(f)));
         }
-        Minter minter = Minter.open(config);
+        LeasedGenerator minter = LeasedGenerator.open(config);
         // On Ctrl-C, release the worker with the last issued time: left to lapse, its HWM stays
         // a reservation ahead of the clock and the next run has to wait that out. The hook stays
         // until close() is done, so a shutdown that starts mid-close waits for the release.
@@ -221,7 +221,7 @@ public final class NextCommand implements Callable<Integer> {
                 Long worker = config.get(Config.FLAKE_WORKER);
                 if (worker == null) {
                     throw new IllegalArgumentException("--kind flake128: "
-                            + Formats.FLAKES_NOT_CONFIGURED + " (--flake-worker, "
+                            + CodesAndFormats.FLAKES_NOT_CONFIGURED + " (--flake-worker, "
                             + Config.FLAKE_WORKER.envVar() + ")");
                 }
                 var g = io.idmint.formats.Flake128.newGenerator().workerId(worker).build();

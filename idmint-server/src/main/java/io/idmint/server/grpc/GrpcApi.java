@@ -36,7 +36,7 @@ import io.idmint.server.api.IdService;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
-import io.idmint.server.mint.Formats;
+import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.ops.Metrics;
 import io.idmint.spi.TagInfo;
 import java.io.IOException;
@@ -88,14 +88,14 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     private static final int ID_BYTES = 9;
 
     private final IdService service;
-    private final Formats formats;
+    private final CodesAndFormats formats;
     private final SegmentService segments;
     private final RequestPipeline pipeline;
     private final int batch;
     private final GrpcIdStream.Pauses pauses;
     private final Executor calls;
 
-    private GrpcApi(IdService service, Formats formats, SegmentService segments,
+    private GrpcApi(IdService service, CodesAndFormats formats, SegmentService segments,
             RequestPipeline pipeline, GrpcIdStream.Pauses pauses, Executor calls) {
         this.service = service;
         this.pauses = pauses;
@@ -120,7 +120,7 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      * @param metrics counts each call by method and status
      * @throws IOException when the address cannot be bound
      */
-    public static Server start(IdService service, Formats formats, SegmentService segments,
+    public static Server start(IdService service, CodesAndFormats formats, SegmentService segments,
             RequestPipeline pipeline, GrpcHealth health, GrpcIdStream.Pauses pauses, String host,
             int port, io.netty.handler.ssl.SslContext tls, GrpcLimits limits, Metrics metrics)
             throws IOException {
@@ -235,7 +235,7 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         unary(out, () -> {
             String code = RequestPipeline.required(request.getCode(),
                     "missing code: set DecodeCodeRequest.code");
-            Formats.DecodedCode d;
+            CodesAndFormats.DecodedCode d;
             try {
                 d = formats.decodeCode(code, service.layout());
             } catch (IllegalArgumentException e) {
@@ -321,7 +321,7 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     private SegmentService segments() {
         if (segments == null) {
-            throw new Formats.NotConfiguredException("segments are not served here");
+            throw new CodesAndFormats.NotConfiguredException("segments are not served here");
         }
         return segments;
     }

@@ -12,7 +12,7 @@ import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
 import io.idmint.server.json.JsonBytes;
-import io.idmint.server.mint.Formats;
+import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.net.ConnectionLimit;
 import io.idmint.server.ops.AccessLog;
 import io.idmint.server.ops.Metrics;
@@ -96,7 +96,7 @@ public final class HttpApi extends VerticleBase {
      * @param tls the TLS files, or null for plaintext
      * @param connections the HTTP connections all instances may hold open
      */
-    public HttpApi(IdService service, Formats formats, SegmentService segments,
+    public HttpApi(IdService service, CodesAndFormats formats, SegmentService segments,
             RequestPipeline pipeline, Metrics metrics, TimeSource time, String host, int port,
             Duration grace, NodeInfo node, boolean leafStrict, ServerTls tls,
             ConnectionLimit connections) {

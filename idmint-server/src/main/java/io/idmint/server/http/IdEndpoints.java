@@ -11,7 +11,7 @@ import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.json.ApiJson;
 import io.idmint.server.json.JsonBytes;
-import io.idmint.server.mint.Formats;
+import io.idmint.server.mint.CodesAndFormats;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.Map;
@@ -38,15 +38,15 @@ final class IdEndpoints {
     private static final byte[] COMMA_QUOTE = JsonBytes.ascii(",\"");
 
     private final IdService service;
-    private final Formats formats;
+    private final CodesAndFormats formats;
     private final RequestPipeline pipeline;
     private final TimeSource time;
     private final HttpApi.Recorder recorder;
     private final LoopMint mint;
     private final JsonBytes out = new JsonBytes(64 * 1024);
 
-    IdEndpoints(IdService service, Formats formats, RequestPipeline pipeline, TimeSource time,
-            HttpApi.Recorder recorder) {
+    IdEndpoints(IdService service, CodesAndFormats formats, RequestPipeline pipeline,
+            TimeSource time, HttpApi.Recorder recorder) {
         this.service = service;
         this.formats = formats;
         this.pipeline = pipeline;
@@ -217,13 +217,13 @@ final class IdEndpoints {
      */
     private int decodeCode(HttpServerRequest req) {
         if (formats.codes() == null) {
-            throw new Formats.NotConfiguredException(Formats.CODES_NOT_CONFIGURED);
+            throw new CodesAndFormats.NotConfiguredException(CodesAndFormats.CODES_NOT_CONFIGURED);
         }
         Query.none(req.query());
         String text = RequestPipeline.required(
                 Query.decodePath(req.path().substring(Route.CODE_PARTS_PREFIX.length())),
                 "missing code: the path must end in /api/v1/codes/{code}");
-        Formats.DecodedCode d;
+        CodesAndFormats.DecodedCode d;
         try {
             d = formats.decodeCode(text, service.layout());
         } catch (IllegalArgumentException e) {

@@ -4,8 +4,6 @@ import io.idmint.GeneratorListener;
 import io.idmint.GeneratorStatus;
 import io.idmint.micrometer.IdmintMetrics;
 import io.idmint.segment.SegmentStats;
-import io.idmint.server.api.Access;
-import io.idmint.server.api.IdService;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -170,7 +168,7 @@ public final class Metrics implements GeneratorListener, AutoCloseable {
                 .tag("limit", limit).register(registry);
     }
 
-    /** Counts issued IDs; passed to {@link IdService}. */
+    /** Counts issued IDs; passed to {@code api.IdService}. */
     public void issued(long n) {
         idmint.issued(n);
     }
@@ -207,7 +205,7 @@ public final class Metrics implements GeneratorListener, AutoCloseable {
         c.increment();
     }
 
-    /** Counts a charge sent to the shared allowance; passed to {@link Access}. */
+    /** Counts a charge sent to the shared allowance; passed to {@code api.Access}. */
     public void rateLimitShared() {
         sharedAllowance.increment();
     }

@@ -6,7 +6,7 @@ import io.idmint.IdCodec;
 import io.idmint.Layout;
 import io.idmint.server.Cli;
 import io.idmint.server.config.Config;
-import io.idmint.server.mint.Minter;
+import io.idmint.server.mint.LeasedGenerator;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -222,7 +222,7 @@ class NextCommandTest {
     void next_everyWorkerHeld_exits1SayingSo() {
         // A layout without a worker field has one worker per datacenter: hold it here.
         String layout = "time=41,worker=0,sequence=12";
-        try (Minter held = Minter.open(Config.load(
+        try (LeasedGenerator held = LeasedGenerator.open(Config.load(
                 Map.of(Config.LAYOUT, new Config.Setting(layout, "test"),
                         Config.DATA_DIR, new Config.Setting(data.toString(), "test")),
                 Map.of(), null))) {

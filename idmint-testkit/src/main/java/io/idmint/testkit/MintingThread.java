@@ -3,6 +3,7 @@ package io.idmint.testkit;
 import io.idmint.IdGenerator;
 import io.idmint.IdUnavailableException;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -10,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * millisecond), keeping every ID for the oracle and counting the calls the generator refused.
  * {@link #close()} fails if the generator threw anything but {@link IdUnavailableException}.
  */
-public final class Minter implements AutoCloseable {
+public final class MintingThread implements AutoCloseable {
 
     private final IdGenerator generator;
     private final Thread thread;
@@ -22,7 +23,7 @@ public final class Minter implements AutoCloseable {
     private int count;
 
     /** Starts minting from {@code generator} on a daemon thread named after {@code name}. */
-    public Minter(String name, IdGenerator generator) {
+    public MintingThread(String name, IdGenerator generator) {
         this.generator = generator;
         this.thread = new Thread(this::run, "minter-" + name);
         thread.setDaemon(true);
@@ -69,6 +70,18 @@ public final class Minter implements AutoCloseable {
     /** The IDs so far, in the order they were issued. */
     public synchronized long[] ids() {
         return Arrays.copyOf(ids, count);
+    }
+
+    /** Waits until at least {@code n} IDs were taken; fails after {@code timeoutSeconds}. */
+    public void awaitCount(int n, long timeoutSeconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (count() < n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(thread.getName() + " got only " + count() + " of " + n
+                        + " IDs in " + timeoutSeconds + " s; " + generator.status());
+            }
+            Thread.sleep(10);
+        }
     }
 
     /** How many calls the generator refused. */

@@ -33,11 +33,11 @@ import java.util.concurrent.TimeUnit;
  * two nodes started together are not ready before either has listened. A node listed as its own
  * peer is recognised and skipped. See docs/registries.md, "Peer check".
  */
-public final class PeerCheck implements IdGenerator {
+public final class StaticPeerCheck implements IdGenerator {
 
     public static final Duration PERIOD = Duration.ofSeconds(5);
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static final System.Logger LOG = System.getLogger(PeerCheck.class.getName());
+    private static final System.Logger LOG = System.getLogger(StaticPeerCheck.class.getName());
 
     private final IdGenerator ids;
     private final List<String> peers;
@@ -65,7 +65,7 @@ public final class PeerCheck implements IdGenerator {
      * @param nodeId this process's ID in {@code /api/v1/status}, to skip itself in the list
      * @param token the auth token to send, or null
      */
-    public PeerCheck(IdGenerator ids, List<String> peers, String self, String nodeId,
+    public StaticPeerCheck(IdGenerator ids, List<String> peers, String self, String nodeId,
             String token) {
         this.ids = ids;
         this.peers = List.copyOf(peers);

@@ -13,13 +13,13 @@ import io.idmint.spi.WorkerRegistry;
  * releases the worker, then the registry; it may be called twice, from two threads (a shutdown
  * hook and the main thread), and closes once.
  */
-public final class Minter implements AutoCloseable {
+public final class LeasedGenerator implements AutoCloseable {
 
     private final WorkerRegistry registry;
     private final IdGenerator ids;
     private boolean closed;
 
-    private Minter(WorkerRegistry registry, IdGenerator ids) {
+    private LeasedGenerator(WorkerRegistry registry, IdGenerator ids) {
         this.registry = registry;
         this.ids = ids;
     }
@@ -37,7 +37,7 @@ public final class Minter implements AutoCloseable {
      * @throws IllegalArgumentException naming a bad setting
      * @throws IllegalStateException when the registry refuses this node
      */
-    public static Minter open(Config config) {
+    public static LeasedGenerator open(Config config) {
         return open(config, 1, GeneratorListener.NONE);
     }
 
@@ -46,7 +46,7 @@ public final class Minter implements AutoCloseable {
      * preferring the configured worker, else {@link #DEFAULT_WORKER}), and telling
      * {@code listener} about the generator.
      */
-    public static Minter open(Config config, int workers, GeneratorListener listener) {
+    public static LeasedGenerator open(Config config, int workers, GeneratorListener listener) {
         WorkerRegistry registry = WorkerRegistries.open(config.get(Config.REGISTRY),
                 config.get(Config.DATA_DIR));
         try {
@@ -73,7 +73,7 @@ public final class Minter implements AutoCloseable {
             }
             Integer worker = config.get(Config.WORKER);
             builder.preferredWorkerId(worker != null ? worker : DEFAULT_WORKER);
-            return new Minter(registry, builder.build());
+            return new LeasedGenerator(registry, builder.build());
         } catch (RuntimeException e) {
             registry.close();
             throw e;

@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * FAILED_PRECONDITION, CLI exit 2) while everything else works, so a fresh {@code serve} starts
  * with no configuration. A key that is set but bad stops the start.
  */
-public final class Formats {
+public final class CodesAndFormats {
 
     public static final String CODES_NOT_CONFIGURED = "codes are not configured; set codes.key, "
             + "codes.key-file or codes.dev";
@@ -34,15 +34,15 @@ public final class Formats {
     private final FormatGenerator<ObjectId> objectIds = ObjectId.newGenerator().build();
     private final FormatGenerator<Flake128> flakes;
 
-    public Formats(CodeCodec codes, Long flakeWorker) {
+    public CodesAndFormats(CodeCodec codes, Long flakeWorker) {
         this.codes = codes;
         this.flakes = flakeWorker == null ? null
                 : Flake128.newGenerator().workerId(flakeWorker).build();
     }
 
     /** From the configuration; {@code warn} hears the dev-mode warning. */
-    public static Formats fromConfig(Config config, Consumer<String> warn) {
-        return new Formats(codec(config, warn, true), config.get(Config.FLAKE_WORKER));
+    public static CodesAndFormats fromConfig(Config config, Consumer<String> warn) {
+        return new CodesAndFormats(codec(config, warn, true), config.get(Config.FLAKE_WORKER));
     }
 
     /**
