@@ -8,6 +8,7 @@ import io.idmint.segment.SegmentOrder;
 import io.idmint.segment.Segments;
 import io.idmint.server.ops.Logs;
 import io.idmint.spi.Durations;
+import io.idmint.spi.Providers;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.ByteBuffer;
@@ -392,6 +393,37 @@ public final class Config {
         known.add(CONFIG_ENV);
         known.add("IDMINT_JAVA_OPTS"); // the launcher's JVM flags (./idmint)
         return new Config(values, settings, ConfigValues.envWarnings(known, env));
+    }
+
+    /**
+     * Checks the rules that tie {@code serve}'s keys together, which no single key's parser can:
+     * a rate limit that admits a request for max-count IDs, and {@code static.peers} only on the
+     * {@code static:} registry of plaintext nodes. The other commands read a subset of the keys
+     * and do not ask.
+     *
+     * @throws IllegalArgumentException naming the keys and what to change
+     */
+    public void checkServe() {
+        long rate = get(RATE_LIMIT);
+        int maxCount = get(MAX_COUNT);
+        if (rate > 0 && rate < maxCount) {
+            throw new IllegalArgumentException("rate-limit " + rate + " must be 0 or at least "
+                    + "max-count (" + maxCount + "): a request for max-count IDs could never pass");
+        }
+        if (get(STATIC_PEERS) == null) {
+            return;
+        }
+        if (!get(REGISTRY).startsWith("static:")) {
+            throw new IllegalArgumentException("static.peers checks the workers of the "
+                    + "static: registry, which is one host only; registry "
+                    + Providers.redact(get(REGISTRY)) + " already keeps workers unique across "
+                    + "hosts: unset static.peers");
+        }
+        if (get(TLS_CERT) != null) {
+            throw new IllegalArgumentException("static.peers asks the other nodes over "
+                    + "plain HTTP, which a node with tls.cert does not answer: use a "
+                    + "shared registry (etcd://, zk://, jdbc:) for TLS nodes");
+        }
     }
 
     /** What the operator should hear about the environment (misspelled variables). */

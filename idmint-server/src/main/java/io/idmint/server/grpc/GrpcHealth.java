@@ -27,6 +27,8 @@ public final class GrpcHealth {
     private final BooleanSupplier ready;
     /** Whether the last readiness check threw (logged once per run of failures). */
     private boolean failing;
+    /** Whether {@link #drain} has run. */
+    private boolean drained;
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(
             r -> {
                 Thread t = new Thread(r, "idmint-grpc-health");
@@ -68,8 +70,17 @@ public final class GrpcHealth {
         manager.setStatus(IdServiceGrpc.SERVICE_NAME, status);
     }
 
-    /** NOT_SERVING from now on, whatever readiness says: the server is draining. */
+    /**
+     * NOT_SERVING from now on, whatever readiness says: the server is draining. A second call
+     * does nothing (gRPC's health service logs a stack trace when told twice).
+     */
     public void drain() {
+        synchronized (this) {
+            if (drained) {
+                return;
+            }
+            drained = true;
+        }
         poller.shutdownNow();
         try {
             // An update running now must not set SERVING after the terminal state.

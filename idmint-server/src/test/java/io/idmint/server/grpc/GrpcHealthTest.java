@@ -7,10 +7,15 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.StreamObserver;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /** {@link GrpcHealth} when the readiness check itself fails. */
@@ -35,6 +40,36 @@ class GrpcHealthTest {
         } finally {
             health.drain();
         }
+    }
+
+    /** Regression: the server drains it, then closes what it opened, which drains it again. */
+    @Test
+    void drain_twice_tellsGrpcOnce() {
+        List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+        Logger grpc = Logger.getLogger("io.grpc.protobuf.services.HealthServiceImpl");
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                warnings.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        grpc.addHandler(capture);
+        try {
+            GrpcHealth health = new GrpcHealth(() -> true);
+            health.drain();
+            health.drain();
+        } finally {
+            grpc.removeHandler(capture);
+        }
+        assertThat(warnings).extracting(LogRecord::getMessage).isEmpty();
     }
 
     private static ServingStatus check(GrpcHealth health, String service) throws Exception {
