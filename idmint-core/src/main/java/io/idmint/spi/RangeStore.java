@@ -1,5 +1,6 @@
 package io.idmint.spi;
 
+import io.idmint.spi.support.TagValue;
 import java.util.List;
 
 /**

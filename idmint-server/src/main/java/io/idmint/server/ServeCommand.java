@@ -75,7 +75,7 @@ final class ServeCommand implements Callable<Integer> {
         String rule = !registry.startsWith("static:") ? ""
                 : "; registry static: is ONE HOST ONLY: another host needs another --worker"
                         + (peers != null ? "; checking " + String.join(",", peers) + " every "
-                                + io.idmint.spi.Durations.format(StaticPeerCheck.PERIOD)
+                                + io.idmint.spi.support.Durations.format(StaticPeerCheck.PERIOD)
                                 : config.get(Config.TLS_CERT) != null
                                         ? ", or a shared registry (etcd://, zk://, jdbc:)"
                                         : ", or set --static-peers");

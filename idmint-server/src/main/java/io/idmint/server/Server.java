@@ -306,7 +306,7 @@ public final class Server implements AutoCloseable {
             }
             closing = true;
         }
-        long deadline = io.idmint.spi.Durations.deadlineNanos(time.nanoTime(), grace);
+        long deadline = io.idmint.spi.support.Durations.deadlineNanos(time.nanoTime(), grace);
         try {
             // Probes see NOT_SERVING while calls in flight finish.
             health.drain();

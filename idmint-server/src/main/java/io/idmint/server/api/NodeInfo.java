@@ -2,7 +2,7 @@ package io.idmint.server.api;
 
 import io.idmint.server.config.Config;
 import io.idmint.server.ops.BuildInfo;
-import io.idmint.spi.Providers;
+import io.idmint.spi.support.Providers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

@@ -4,7 +4,7 @@ import io.idmint.Layout;
 import io.idmint.server.cli.MigrationPlan.Plan;
 import io.idmint.server.cli.MigrationPlan.Sample;
 import io.idmint.server.json.ApiJson;
-import io.idmint.spi.Durations;
+import io.idmint.spi.support.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package io.idmint.server.cli;
 import io.idmint.IdParts;
 import io.idmint.Layout;
 import io.idmint.server.json.ApiJson;
-import io.idmint.spi.Durations;
+import io.idmint.spi.support.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -7,7 +7,7 @@ import io.idmint.IdUnavailableException;
 import io.idmint.server.config.Config;
 import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.mint.LeasedGenerator;
-import io.idmint.spi.Durations;
+import io.idmint.spi.support.Durations;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -134,7 +134,7 @@ public final class NextCommand implements Callable<Integer> {
      * or every worker held for a moment. Then fails with the generator's own reason.
      */
     private static void awaitReady(IdGenerator ids, Duration budget) throws InterruptedException {
-        long deadline = io.idmint.spi.Durations.deadlineNanos(System.nanoTime(), budget);
+        long deadline = io.idmint.spi.support.Durations.deadlineNanos(System.nanoTime(), budget);
         GeneratorStatus status = ids.status();
         while (!status.ready() && deadline - System.nanoTime() > 0) {
             Thread.sleep(RETRY_SLEEP_MILLIS);

@@ -5,7 +5,7 @@ import io.idmint.IdGenerator;
 import io.idmint.IdUnavailableException;
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.Layout;
-import io.idmint.spi.Durations;
+import io.idmint.spi.support.Durations;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.segment.Segments;
-import io.idmint.spi.Names;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
+import io.idmint.spi.support.Names;
 import io.idmint.testkit.InMemoryRangeStore;
 import io.idmint.testkit.ManualTimeSource;
 import org.junit.jupiter.api.AfterEach;

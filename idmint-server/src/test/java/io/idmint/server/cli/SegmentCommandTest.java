@@ -6,7 +6,7 @@ import io.idmint.server.Cli;
 import io.idmint.server.Http;
 import io.idmint.server.Server;
 import io.idmint.server.TestServers;
-import io.idmint.spi.Names;
+import io.idmint.spi.support.Names;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

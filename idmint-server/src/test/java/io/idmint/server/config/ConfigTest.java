@@ -10,7 +10,7 @@ import io.idmint.server.Main;
 import io.idmint.server.cli.ConfigCommand;
 import io.idmint.server.config.Config.Key;
 import io.idmint.server.config.Config.Setting;
-import io.idmint.spi.Durations;
+import io.idmint.spi.support.Durations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.idmint.spi;
+package io.idmint.spi.support;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

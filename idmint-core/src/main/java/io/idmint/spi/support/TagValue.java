@@ -1,4 +1,7 @@
-package io.idmint.spi;
+package io.idmint.spi.support;
+
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RegistryException;
 
 /**
  * What a {@link RangeStore} keeps per segment tag: the first value of its next allocation and

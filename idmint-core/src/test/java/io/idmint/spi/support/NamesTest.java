@@ -1,4 +1,4 @@
-package io.idmint.spi;
+package io.idmint.spi.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,8 +1,10 @@
-package io.idmint.spi;
+package io.idmint.spi.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idmint.spi.RangeStoreProvider;
+import io.idmint.spi.WorkerRegistryProvider;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

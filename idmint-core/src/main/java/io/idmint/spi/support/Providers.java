@@ -1,5 +1,7 @@
-package io.idmint.spi;
+package io.idmint.spi.support;
 
+import io.idmint.spi.RangeStoreProvider;
+import io.idmint.spi.WorkerRegistryProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

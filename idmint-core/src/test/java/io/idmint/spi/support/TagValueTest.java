@@ -1,8 +1,10 @@
-package io.idmint.spi;
+package io.idmint.spi.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idmint.spi.RangeStore;
+import io.idmint.spi.RegistryException;
 import org.junit.jupiter.api.Test;
 
 class TagValueTest {

@@ -1,4 +1,4 @@
-package io.idmint.spi;
+package io.idmint.spi.support;
 
 /**
  * The rules for the names idmint stores, written once. Registry namespaces and datacenter names

@@ -1,4 +1,4 @@
-package io.idmint.spi;
+package io.idmint.spi.support;
 
 import java.util.HashMap;
 import java.util.List;
