@@ -1,6 +1,7 @@
 package io.idmint.server;
 
 import io.idmint.server.cli.ConfigOptions;
+import io.idmint.server.cli.ExitCode;
 import io.idmint.server.cli.IdmintCommand;
 import io.idmint.server.cli.Invocation;
 import io.idmint.server.config.Config;
@@ -82,7 +83,7 @@ final class ServeCommand implements Callable<Integer> {
         out.write((server.banner() + rule + "\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         server.awaitClosed();
-        return Main.OK;
+        return ExitCode.OK;
     }
 
     /**
@@ -92,13 +93,13 @@ final class ServeCommand implements Callable<Integer> {
      * before the server is closed.
      */
     private static void stop(Server server, java.util.function.BiConsumer<Level, String> say) {
-        int code = Main.OK;
+        int code = ExitCode.OK;
         try {
             server.close();
             say.accept(Level.INFO, "stopped; worker released");
         } catch (RuntimeException e) {
             say.accept(Level.SEVERE, "shutdown failed: " + e);
-            code = Main.FAILURE;
+            code = ExitCode.FAILURE;
         }
         System.out.flush();
         System.err.flush();
