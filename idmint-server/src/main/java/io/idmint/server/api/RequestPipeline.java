@@ -206,6 +206,19 @@ public final class RequestPipeline {
     }
 
     /**
+     * Parse: a value made from the caller's input by a factory that checks it (a {@link Tag}).
+     *
+     * @throws ApiException BAD_PARAMETER with the factory's message
+     */
+    public static <T> T parse(java.util.function.Supplier<T> make) {
+        try {
+            return make.get();
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badParameter(e);
+        }
+    }
+
+    /**
      * Parse: a required text value (an ID or a code), or null or empty when absent.
      *
      * @param missing the message when it is absent, naming the field and where it goes

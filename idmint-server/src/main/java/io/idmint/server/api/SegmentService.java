@@ -132,17 +132,17 @@ public final class SegmentService implements AutoCloseable {
     }
 
     /** One new ID of {@code tag}. */
-    public long next(String tag) {
+    public long next(Tag tag) {
         return next(tag, 1)[0];
     }
 
     /**
-     * {@code count} new IDs of {@code tag}, increasing.
+     * {@code count} new IDs of {@code tag}, increasing. The tag was checked where it was made.
      *
-     * @throws IllegalArgumentException when count is outside 1..max-count or the tag name is bad
+     * @throws IllegalArgumentException when count is outside 1..max-count
      */
-    public long[] next(String tag, long count) {
-        checkTag(tag);
+    public long[] next(Tag checked, long count) {
+        String tag = checked.name();
         IdService.checkCount(count, maxCount);
         long[] out = new long[(int) count];
         boolean added = admit(tag);

@@ -36,6 +36,7 @@ import io.idmint.server.api.IdService;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
+import io.idmint.server.api.Tag;
 import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.ops.Metrics;
 import io.idmint.spi.TagInfo;
@@ -288,12 +289,12 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             StreamObserver<GrpcIdBatch> out) {
         unary(out, () -> {
             SegmentService s = segments();
-            RequestPipeline.check(() -> SegmentService.checkTag(request.getTag()));
+            Tag tag = RequestPipeline.parse(() -> Tag.of(request.getTag()));
             long n = capped(RequestPipeline.count(request.hasCount(), request.getCount(),
                     s.maxCount()), ID_BYTES, "NextSegmentIds", "and call again for more");
             GrpcLimits.reserve(REPLY_OVERHEAD + n * ID_BYTES);
             pipeline.charge(GrpcCallers.current(), n);
-            long[] ids = s.next(request.getTag(), n);
+            long[] ids = s.next(tag, n);
             return new GrpcIdBatch(ids, ids.length);
         });
     }

@@ -6,9 +6,9 @@ import io.idmint.server.api.ApiException;
 import io.idmint.server.api.IdService;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
+import io.idmint.server.api.Tag;
 import io.idmint.server.json.Json;
 import io.idmint.spi.UnknownTagException;
-import io.idmint.spi.support.Names;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -87,8 +87,9 @@ final class LeafCompat {
                 return snowflakeFailed(req, e);
             }
         }
-        String tag = decodedOrNull(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length()));
-        if (tag == null || !Names.isValidTag(tag)) {
+        Tag tag = Tag.orNull(
+                decodedOrNull(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length())));
+        if (tag == null) {
             // Leaf holds any key; one idmint cannot hold is a key no table row has.
             return error(req, 500, "Internal Server Error", KEY_NOT_EXISTS);
         }

@@ -4,6 +4,7 @@ import io.idmint.server.api.ApiException;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
+import io.idmint.server.api.Tag;
 import io.idmint.server.json.Json;
 import io.idmint.server.json.JsonBytes;
 import io.idmint.server.json.StrictJson;
@@ -81,9 +82,9 @@ final class SegmentEndpoints {
             Query.none(req.query());
             n = 1;
         }
-        RequestPipeline.check(() -> SegmentService.checkTag(tag));
+        Tag checked = RequestPipeline.parse(() -> Tag.of(tag));
         pipeline.charge(caller, n);
-        return later(req, route, startNanos, blocking(() -> segments.next(tag, n)),
+        return later(req, route, startNanos, blocking(() -> segments.next(checked, n)),
                 ids -> route == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
                         : Responses.text(res, out, ids[0]));
     }
