@@ -98,18 +98,6 @@ public final class IdService {
         issued.accept(n);
     }
 
-    /** Checks a count against a limit, naming both when it is out of range. */
-    static void checkCount(long count, long max) {
-        if (count < 1 || count > max) {
-            throw countOutOfRange(Long.toString(count), max);
-        }
-    }
-
-    /** The error for a count outside 1..max, as written by the caller. */
-    static IllegalArgumentException countOutOfRange(String count, long max) {
-        return new IllegalArgumentException("count must be from 1 to " + max + ", got " + count);
-    }
-
     /**
      * The parts of an ID given as text: decimal, hex ({@code 0x} optional with 16 digits) or
      * base32 (see {@link IdCodec#parseAny}).

@@ -148,9 +148,9 @@ public final class RequestPipeline {
      * @throws ApiException BAD_PARAMETER when it is not a whole number, or naming the value
      *     and the range when it is out of range
      */
-    public static int count(String text, int max) {
+    public static Count count(String text, int max) {
         if (text == null) {
-            return 1;
+            return Count.ONE;
         }
         // By hand rather than a regex: HTTP parses a count on every bulk request.
         int start = text.startsWith("-") ? 1 : 0;
@@ -164,11 +164,10 @@ public final class RequestPipeline {
                 + text + "'");
         }
         if (text.length() - start > 18) {
-            throw ApiException.badParameter(IdService.countOutOfRange(text, max));
+            throw ApiException.badParameter(Count.outOfRange(text, max));
         }
         long n = Long.parseLong(text);
-        checkCount(n, max);
-        return (int) n;
+        return parse(() -> Count.of(n, max));
     }
 
     /**
@@ -177,18 +176,8 @@ public final class RequestPipeline {
      * @param present whether the field is set; an absent count is 1
      * @throws ApiException BAD_PARAMETER naming the value and the range
      */
-    public static long count(boolean present, long value, long max) {
-        if (!present) {
-            return 1;
-        }
-        checkCount(value, max);
-        return value;
-    }
-
-    private static void checkCount(long count, long max) {
-        if (count < 1 || count > max) {
-            throw ApiException.badParameter(IdService.countOutOfRange(Long.toString(count), max));
-        }
+    public static Count count(boolean present, long value, long max) {
+        return present ? parse(() -> Count.of(value, max)) : Count.ONE;
     }
 
     /**

@@ -133,18 +133,16 @@ public final class SegmentService implements AutoCloseable {
 
     /** One new ID of {@code tag}. */
     public long next(Tag tag) {
-        return next(tag, 1)[0];
+        return next(tag, Count.ONE)[0];
     }
 
     /**
-     * {@code count} new IDs of {@code tag}, increasing. The tag was checked where it was made.
-     *
-     * @throws IllegalArgumentException when count is outside 1..max-count
+     * {@code count} new IDs of {@code tag}, increasing. Both were checked where they were made,
+     * the count against {@link #maxCount()}.
      */
-    public long[] next(Tag checked, long count) {
+    public long[] next(Tag checked, Count count) {
         String tag = checked.name();
-        IdService.checkCount(count, maxCount);
-        long[] out = new long[(int) count];
+        long[] out = new long[(int) count.value()];
         boolean added = admit(tag);
         try {
             ids.next(tag, out, 0, out.length);

@@ -32,6 +32,7 @@ import io.idmint.grpc.v1.NextUuidsResponse;
 import io.idmint.grpc.v1.SegmentTag;
 import io.idmint.grpc.v1.StreamIdsRequest;
 import io.idmint.server.api.ApiException;
+import io.idmint.server.api.Count;
 import io.idmint.server.api.IdService;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
@@ -189,7 +190,7 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         long count;
         try {
             count = RequestPipeline.count(request.hasCount(), request.getCount(),
-                    MAX_STREAM_COUNT);
+                    MAX_STREAM_COUNT).value();
             // A stream mints only while gRPC holds under its ready threshold (32 KiB) unsent.
             GrpcLimits.reserve(32 * 1024 + REPLY_OVERHEAD + Math.min(batch, count) * ID_BYTES);
         } catch (RuntimeException e) {
@@ -290,10 +291,11 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         unary(out, () -> {
             SegmentService s = segments();
             Tag tag = RequestPipeline.parse(() -> Tag.of(request.getTag()));
-            long n = capped(RequestPipeline.count(request.hasCount(), request.getCount(),
-                    s.maxCount()), ID_BYTES, "NextSegmentIds", "and call again for more");
-            GrpcLimits.reserve(REPLY_OVERHEAD + n * ID_BYTES);
-            pipeline.charge(GrpcCallers.current(), n);
+            Count n = RequestPipeline.count(request.hasCount(), request.getCount(),
+                    s.maxCount());
+            capped(n.value(), ID_BYTES, "NextSegmentIds", "and call again for more");
+            GrpcLimits.reserve(REPLY_OVERHEAD + n.value() * ID_BYTES);
+            pipeline.charge(GrpcCallers.current(), n.value());
             long[] ids = s.next(tag, n);
             return new GrpcIdBatch(ids, ids.length);
         });
@@ -364,8 +366,8 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
      * @param more how to get more than one reply holds, for the message
      */
     private int count(boolean present, int count, int itemBytes, String call, String more) {
-        long n = capped(RequestPipeline.count(present, count, service.maxCount()), itemBytes,
-                call, more);
+        long n = capped(RequestPipeline.count(present, count, service.maxCount()).value(),
+                itemBytes, call, more);
         GrpcLimits.reserve(REPLY_OVERHEAD + n * itemBytes);
         pipeline.charge(GrpcCallers.current(), n);
         return (int) n;

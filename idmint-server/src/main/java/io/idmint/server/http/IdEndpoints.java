@@ -138,7 +138,8 @@ final class IdEndpoints {
 
     /** Parses {@code count} and charges it. */
     private int count(HttpServerRequest req, RequestPipeline.Caller caller) {
-        int n = RequestPipeline.count(Query.param(req.query(), "count"), service.maxCount());
+        int n = (int) RequestPipeline.count(Query.param(req.query(), "count"),
+                service.maxCount()).value();
         pipeline.charge(caller, n);
         return n;
     }

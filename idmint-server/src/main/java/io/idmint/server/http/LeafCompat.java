@@ -3,6 +3,7 @@ package io.idmint.server.http;
 import io.idmint.IdUnavailableException;
 import io.idmint.TimeSource;
 import io.idmint.server.api.ApiException;
+import io.idmint.server.api.Count;
 import io.idmint.server.api.IdService;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
@@ -94,7 +95,7 @@ final class LeafCompat {
             return error(req, 500, "Internal Server Error", KEY_NOT_EXISTS);
         }
         pipeline.charge(caller, 1);
-        Vertx.currentContext().executeBlocking(() -> segments.next(tag, 1), false)
+        Vertx.currentContext().executeBlocking(() -> segments.next(tag, Count.ONE), false)
                 .onComplete(done -> {
                     int status;
                     if (done.succeeded()) {

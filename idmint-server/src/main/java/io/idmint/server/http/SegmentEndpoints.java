@@ -1,6 +1,7 @@
 package io.idmint.server.http;
 
 import io.idmint.server.api.ApiException;
+import io.idmint.server.api.Count;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
@@ -73,17 +74,17 @@ final class SegmentEndpoints {
                             tags -> Responses.json(res, 200, tagsJson(tags)));
         }
         String tag;
-        int n;
+        Count n;
         if (route == Route.SEGMENT_IDS) {
             tag = Query.decodePath(Route.segmentTag(req.path()));
             n = RequestPipeline.count(Query.param(req.query(), "count"), segments.maxCount());
         } else {
             tag = Query.decodePath(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length()));
             Query.none(req.query());
-            n = 1;
+            n = Count.ONE;
         }
         Tag checked = RequestPipeline.parse(() -> Tag.of(tag));
-        pipeline.charge(caller, n);
+        pipeline.charge(caller, n.value());
         return later(req, route, startNanos, blocking(() -> segments.next(checked, n)),
                 ids -> route == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
                         : Responses.text(res, out, ids[0]));

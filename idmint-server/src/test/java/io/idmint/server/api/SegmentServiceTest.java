@@ -30,9 +30,9 @@ class SegmentServiceTest {
         assertThat(segments.create("user.v2", 1000L, 10L))
                 .isEqualTo(new TagInfo("user.v2", 1000, 10));
 
-        assertThat(segments.next(Tag.of("order"), 3)).containsExactly(1, 2, 3);
+        assertThat(next("order", 3)).containsExactly(1, 2, 3);
         assertThat(segments.next(Tag.of("order"))).isEqualTo(4);
-        assertThat(segments.next(Tag.of("user.v2"), 2)).containsExactly(1000, 1001);
+        assertThat(next("user.v2", 2)).containsExactly(1000, 1001);
         assertThat(store.ranges("order").get(0).size()).isEqualTo(250);
         assertThat(segments.tags()).extracting(TagInfo::tag).containsExactly("order", "user.v2");
         assertThat(segments.stats()).extracting(s -> s.tag() + "=" + s.served())
@@ -46,7 +46,7 @@ class SegmentServiceTest {
         assertThatThrownBy(() -> segments.create("order", 1L, 10L))
                 .isInstanceOf(SegmentService.TagExistsException.class)
                 .hasMessage("segment tag 'order' exists already");
-        assertThat(segments.next(Tag.of("order"), 1)).containsExactly(5);
+        assertThat(next("order", 1)).containsExactly(5);
     }
 
     @Test
@@ -76,17 +76,17 @@ class SegmentServiceTest {
         assertThatThrownBy(() -> Tag.of("or der"))
                 .hasMessage("segment tag 'or der' must be " + Names.TAG_RULE);
         assertThat(Tag.orNull("or der")).isNull();
-        assertThatThrownBy(() -> segments.next(Tag.of("order"), 0))
+        assertThatThrownBy(() -> Count.of(0, segments.maxCount()))
                 .hasMessage("count must be from 1 to 100, got 0");
-        assertThatThrownBy(() -> segments.next(Tag.of("order"), 101))
+        assertThatThrownBy(() -> Count.of(101, segments.maxCount()))
                 .hasMessage("count must be from 1 to 100, got 101");
         assertThat(store.allocateCalls()).isZero();
-        assertThat(segments.next(Tag.of("order"), 1)).containsExactly(1);
+        assertThat(next("order", 1)).containsExactly(1);
     }
 
     @Test
     void next_unknownTag_isUnknownTag() {
-        assertThatThrownBy(() -> segments.next(Tag.of("nope"), 1))
+        assertThatThrownBy(() -> next("nope", 1))
                 .isInstanceOf(UnknownTagException.class)
                 .hasMessageContaining("segment tag 'nope' does not exist");
     }
@@ -114,5 +114,10 @@ class SegmentServiceTest {
             assertThatThrownBy(() -> SegmentService.checkTag(bad)).as(bad)
                     .isInstanceOf(IllegalArgumentException.class);
         }
+    }
+
+    /** {@code n} IDs of {@code tag}, made as the transports make them. */
+    private long[] next(String tag, long n) {
+        return segments.next(Tag.of(tag), Count.of(n, segments.maxCount()));
     }
 }
