@@ -1,6 +1,6 @@
 package io.idmint;
 
-import static io.idmint.spi.Checks.requireArgument;
+import static io.idmint.spi.support.Checks.requireArgument;
 
 import java.util.Objects;
 import java.util.random.RandomGenerator;

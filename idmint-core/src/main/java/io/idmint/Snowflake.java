@@ -1,15 +1,15 @@
 package io.idmint;
 
-import static io.idmint.spi.Checks.requireArgument;
-import static io.idmint.spi.Checks.requireAtMost;
-import static io.idmint.spi.Checks.requirePositive;
-import static io.idmint.spi.Checks.requireUnset;
+import static io.idmint.spi.support.Checks.requireArgument;
+import static io.idmint.spi.support.Checks.requireAtMost;
+import static io.idmint.spi.support.Checks.requirePositive;
+import static io.idmint.spi.support.Checks.requireUnset;
 
 import io.idmint.spi.ClaimRequest;
-import io.idmint.spi.Durations;
-import io.idmint.spi.Names;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
+import io.idmint.spi.support.Durations;
+import io.idmint.spi.support.Names;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;

@@ -1,8 +1,8 @@
 package io.idmint;
 
-import io.idmint.spi.Providers;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.spi.WorkerRegistryProvider;
+import io.idmint.spi.support.Providers;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -3,7 +3,7 @@ package io.idmint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idmint.spi.Durations;
+import io.idmint.spi.support.Durations;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,8 @@ package io.idmint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,26 +42,55 @@ class PublicApiTest {
                 "io.idmint.segment.SegmentSequence",
                 "io.idmint.segment.SegmentStats",
                 "io.idmint.segment.Segments",
-                "io.idmint.spi.Checks",
                 "io.idmint.spi.Claim",
                 "io.idmint.spi.ClaimRequest",
-                "io.idmint.spi.Durations",
-                "io.idmint.spi.Names",
-                "io.idmint.spi.Passwords",
-                "io.idmint.spi.Providers",
                 "io.idmint.spi.Range",
                 "io.idmint.spi.RangeStore",
                 "io.idmint.spi.RangeStoreProvider",
                 "io.idmint.spi.RegistryException",
                 "io.idmint.spi.RegistryException.Kind",
                 "io.idmint.spi.TagInfo",
-                "io.idmint.spi.TagValue",
                 "io.idmint.spi.UnknownTagException",
-                "io.idmint.spi.UriOptions",
-                "io.idmint.spi.UriSecurity",
                 "io.idmint.spi.WorkerRecord",
                 "io.idmint.spi.WorkerRegistry",
-                "io.idmint.spi.WorkerRegistryProvider");
+                "io.idmint.spi.WorkerRegistryProvider",
+                "io.idmint.spi.support.Checks",
+                "io.idmint.spi.support.Durations",
+                "io.idmint.spi.support.Names",
+                "io.idmint.spi.support.Passwords",
+                "io.idmint.spi.support.Providers",
+                "io.idmint.spi.support.TagValue",
+                "io.idmint.spi.support.UriOptions",
+                "io.idmint.spi.support.UriSecurity");
+    }
+
+    /**
+     * The module exports exactly the packages of those public types, to everyone, and needs
+     * nothing but {@code java.base}: a package of helpers cannot slip out unpinned.
+     */
+    @Test
+    void moduleInfo_exportsExactlyThePinnedPackages() throws Exception {
+        ModuleDescriptor core = ModuleFinder.of(classes()).find("io.idmint.core").orElseThrow()
+                .descriptor();
+
+        assertThat(core.exports()).noneMatch(ModuleDescriptor.Exports::isQualified);
+        assertThat(core.exports().stream().map(ModuleDescriptor.Exports::source).sorted())
+                .containsExactlyElementsOf(publicTypes().stream().map(PublicApiTest::packageOf)
+                        .distinct().sorted().toList());
+        assertThat(core.requires()).extracting(ModuleDescriptor.Requires::name)
+                .containsExactly("java.base");
+        assertThat(core.uses()).containsExactlyInAnyOrder("io.idmint.spi.WorkerRegistryProvider",
+                "io.idmint.spi.RangeStoreProvider");
+    }
+
+    /** The package of a canonical name: its parts before the first capitalised one. */
+    private static String packageOf(String canonicalName) {
+        String[] parts = canonicalName.split("\\.");
+        StringBuilder pkg = new StringBuilder(parts[0]);
+        for (int i = 1; i < parts.length && Character.isLowerCase(parts[i].charAt(0)); i++) {
+            pkg.append('.').append(parts[i]);
+        }
+        return pkg.toString();
     }
 
     /**
@@ -89,16 +120,22 @@ class PublicApiTest {
 
     /** Every public type of the core's classes, by canonical name, sorted. */
     private static List<String> publicTypes() throws Exception {
-        Path classes = Path.of(
-                IdGenerator.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = classes();
         try (Stream<Path> files = Files.walk(classes)) {
             return files.map(p -> classes.relativize(p).toString())
-                    .filter(f -> f.endsWith(".class") && !f.contains("package-info"))
+                    .filter(f -> f.endsWith(".class") && !f.contains("package-info")
+                            && !f.equals("module-info.class"))
                     .map(f -> f.substring(0, f.length() - 6).replace('/', '.'))
                     .filter(PublicApiTest::isPublic)
                     .map(binaryName -> binaryName.replace('$', '.'))
                     .sorted().toList();
         }
+    }
+
+    /** The core's compiled classes (its {@code module-info.class} too). */
+    private static Path classes() throws Exception {
+        return Path.of(
+                IdGenerator.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
     /** Public, and so are the types it is nested in. */

@@ -1,7 +1,7 @@
 package io.idmint.formats;
 
-import static io.idmint.spi.Checks.requireArgument;
-import static io.idmint.spi.Checks.requireUnset;
+import static io.idmint.spi.support.Checks.requireArgument;
+import static io.idmint.spi.support.Checks.requireUnset;
 
 import io.idmint.TimeSource;
 import java.util.Objects;

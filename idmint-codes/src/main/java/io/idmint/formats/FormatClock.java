@@ -7,7 +7,8 @@ import java.time.Duration;
 
 /**
  * What this package's generators do when the clock is in the way: wait for it, or refuse a time
- * outside the format's range. (Argument checks are {@link io.idmint.spi.Checks}, as in the core.)
+ * outside the format's range. (Argument checks are {@link io.idmint.spi.support.Checks}, as in
+ * the core.)
  */
 final class FormatClock {
 

@@ -1,6 +1,6 @@
 package io.idmint.formats;
 
-import static io.idmint.spi.Checks.requireUnset;
+import static io.idmint.spi.support.Checks.requireUnset;
 
 import io.idmint.TimeSource;
 import java.security.SecureRandom;

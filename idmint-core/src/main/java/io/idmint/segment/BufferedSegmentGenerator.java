@@ -1,6 +1,6 @@
 package io.idmint.segment;
 
-import io.idmint.spi.Names;
+import io.idmint.spi.support.Names;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,8 +1,8 @@
 package io.idmint.segment;
 
-import io.idmint.spi.Providers;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RangeStoreProvider;
+import io.idmint.spi.support.Providers;
 import java.nio.file.Path;
 import java.util.List;
 

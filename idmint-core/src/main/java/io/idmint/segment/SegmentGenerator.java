@@ -15,7 +15,7 @@ public interface SegmentGenerator extends AutoCloseable {
      * The next ID of {@code tag}.
      *
      * @throws IllegalArgumentException when the tag name is not valid
-     *     ({@link io.idmint.spi.Names#isValidTag})
+     *     ({@link io.idmint.spi.support.Names#isValidTag})
      * @throws io.idmint.spi.UnknownTagException when the tag does not exist and auto-creation is
      *     off
      * @throws IdUnavailableException when both buffers of the tag are empty past the fetch
@@ -39,7 +39,7 @@ public interface SegmentGenerator extends AutoCloseable {
      * {@link #next(String)} serve from the same buffers.
      *
      * @throws IllegalArgumentException when the tag name is not valid
-     *     ({@link io.idmint.spi.Names#isValidTag})
+     *     ({@link io.idmint.spi.support.Names#isValidTag})
      * @throws IdUnavailableException when the generator is closed ({@code CLOSED}); whether the
      *     tag exists is asked on the handle's first call, which throws
      *     {@link io.idmint.spi.UnknownTagException} as {@link #next(String)} does

@@ -1,9 +1,9 @@
 package io.idmint.segment;
 
-import static io.idmint.spi.Checks.requireArgument;
-import static io.idmint.spi.Checks.requireAtMost;
-import static io.idmint.spi.Checks.requirePositive;
-import static io.idmint.spi.Checks.requireUnset;
+import static io.idmint.spi.support.Checks.requireArgument;
+import static io.idmint.spi.support.Checks.requireAtMost;
+import static io.idmint.spi.support.Checks.requirePositive;
+import static io.idmint.spi.support.Checks.requireUnset;
 
 import io.idmint.IdUnavailableException;
 import io.idmint.TimeSource;

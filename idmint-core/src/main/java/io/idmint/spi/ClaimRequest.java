@@ -1,5 +1,7 @@
 package io.idmint.spi;
 
+import io.idmint.spi.support.Names;
+
 /**
  * What a node asks a registry for.
  *

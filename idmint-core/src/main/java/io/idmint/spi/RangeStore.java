@@ -26,7 +26,7 @@ public interface RangeStore extends AutoCloseable {
      *     (as Leaf's first allocation takes the {@code step} column)
      * @throws UnknownTagException when the tag does not exist (nothing is created implicitly)
      * @throws IllegalArgumentException when the tag name is not valid or {@code size} is
-     *     negative: the checks of {@link TagValue#checkAllocation}
+     *     negative: the checks of {@code support.TagValue#checkAllocation}
      * @throws RegistryException {@link RegistryException.Kind#UNAVAILABLE} when the store did not
      *     answer or the outcome is unknown: the values may or may not be taken, so they are lost;
      *     {@link RegistryException.Kind#CORRUPT} when the stored value is unreadable, the tag's
@@ -41,7 +41,7 @@ public interface RangeStore extends AutoCloseable {
      *
      * @throws IllegalArgumentException when the tag name is not valid, {@code start} is negative
      *     or {@code step} is not between 1 and {@link #MAX_STEP}: the checks of
-     *     {@link TagValue#created}
+     *     {@code support.TagValue#created}
      * @throws RegistryException {@link RegistryException.Kind#CONFLICT} when the tag exists
      *     already; {@link RegistryException.Kind#UNAVAILABLE} when the store did not answer
      */

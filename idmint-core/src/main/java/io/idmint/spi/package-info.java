@@ -6,10 +6,7 @@
  * A {@link io.idmint.spi.RangeStore} has one primitive, {@code allocate(tag, size)}, from which
  * the core's segment generator serves dense per-tag sequences.
  *
- * <p>The rules every backend applies the same way are written once here: {@link
- * io.idmint.spi.Names} (the name rule for tags, namespaces and datacenter names), {@link
- * io.idmint.spi.TagValue} (a tag's stored value, its create and allocate checks and its
- * {@code "<next> <step>"} text), {@link io.idmint.spi.Providers} (the lookup by URI scheme),
- * {@link io.idmint.spi.Durations} and {@link io.idmint.spi.Checks}.
+ * <p>The rules every backend applies the same way (names, a tag's stored value, the lookup by
+ * URI scheme, URI options and credentials) are helpers apart, in {@code io.idmint.spi.support}.
  */
 package io.idmint.spi;

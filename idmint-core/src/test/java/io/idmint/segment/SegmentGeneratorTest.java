@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.idmint.IdUnavailableException;
 import io.idmint.IdUnavailableException.Reason;
-import io.idmint.spi.Names;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
+import io.idmint.spi.support.Names;
 import io.idmint.testkit.ForwardingRangeStore;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRangeStore;

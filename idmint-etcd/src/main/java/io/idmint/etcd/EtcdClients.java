@@ -6,7 +6,7 @@ import io.etcd.jetcd.ClientBuilder;
 import io.grpc.ClientInterceptor;
 import io.grpc.Status;
 import io.grpc.netty.GrpcSslContexts;
-import io.idmint.spi.UriSecurity;
+import io.idmint.spi.support.UriSecurity;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.net.SocketException;

@@ -1,9 +1,9 @@
 package io.idmint.etcd;
 
-import io.idmint.spi.Durations;
-import io.idmint.spi.Providers;
-import io.idmint.spi.UriOptions;
-import io.idmint.spi.UriSecurity;
+import io.idmint.spi.support.Durations;
+import io.idmint.spi.support.Providers;
+import io.idmint.spi.support.UriOptions;
+import io.idmint.spi.support.UriSecurity;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

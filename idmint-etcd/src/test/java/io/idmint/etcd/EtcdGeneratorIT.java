@@ -11,7 +11,7 @@ import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.IdOracle;
-import io.idmint.testkit.Minter;
+import io.idmint.testkit.MintingThread;
 import io.idmint.testkit.PausableRegistry;
 import io.idmint.testkit.Poll;
 import io.idmint.testkit.fixture.EtcdServer;
@@ -74,8 +74,8 @@ class EtcdGeneratorIT {
         return g;
     }
 
-    private Minter minter(IdGenerator g, String name) {
-        Minter m = new Minter(name, g);
+    private MintingThread minter(IdGenerator g, String name) {
+        MintingThread m = new MintingThread(name, g);
         toClose.add(m);
         return m;
     }
@@ -143,7 +143,7 @@ class EtcdGeneratorIT {
         PausableRegistry zombieRegistry = new PausableRegistry(registry());
         IdGenerator zombie = generator(zombieRegistry, POOL_OF_ONE, Duration.ofSeconds(1));
         assertThat(zombie.status().state()).isEqualTo(LeaseState.ACTIVE);
-        Minter zombieIds = minter(zombie, "zombie");
+        MintingThread zombieIds = minter(zombie, "zombie");
         Poll.until(Duration.ofSeconds(5), "the zombie mints", () -> zombieIds.count() > 100);
 
         zombieRegistry.pause();
@@ -158,7 +158,7 @@ class EtcdGeneratorIT {
         // (Not nextId() here: past the limit it waits for the lease lock, which the paused
         // renewal holds; status() does not.)
         assertThat(zombie.status().ready()).isFalse();
-        Minter successorIds = minter(successor, "successor");
+        MintingThread successorIds = minter(successor, "successor");
         Poll.until(Duration.ofSeconds(5), "the successor mints", () -> successorIds.count() > 100);
 
         // The held-back renewal now reaches etcd with the old fencing token.
@@ -184,8 +184,8 @@ class EtcdGeneratorIT {
         IdGenerator a = generator(registry(), Layout.SNOWFLAKE, reservation);
         IdGenerator b = generator(registry(), Layout.SNOWFLAKE, reservation);
         assertThat(a.status().workerId()).isNotEqualTo(b.status().workerId());
-        Minter aIds = minter(a, "a");
-        Minter bIds = minter(b, "b");
+        MintingThread aIds = minter(a, "a");
+        MintingThread bIds = minter(b, "b");
         Poll.until(Duration.ofSeconds(5), "both mint", () -> aIds.count() > 100
                 && bIds.count() > 100);
 

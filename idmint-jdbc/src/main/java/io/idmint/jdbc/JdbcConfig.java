@@ -1,7 +1,7 @@
 package io.idmint.jdbc;
 
-import io.idmint.spi.Durations;
-import io.idmint.spi.Names;
+import io.idmint.spi.support.Durations;
+import io.idmint.spi.support.Names;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

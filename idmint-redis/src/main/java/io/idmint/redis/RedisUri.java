@@ -1,8 +1,8 @@
 package io.idmint.redis;
 
-import io.idmint.spi.Durations;
-import io.idmint.spi.Names;
-import io.idmint.spi.Providers;
+import io.idmint.spi.support.Durations;
+import io.idmint.spi.support.Names;
+import io.idmint.spi.support.Providers;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

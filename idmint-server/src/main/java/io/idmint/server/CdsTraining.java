@@ -1,5 +1,7 @@
 package io.idmint.server;
 
+import io.idmint.server.config.Config;
+import io.idmint.server.ops.Logs;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,10 @@
 package io.idmint.server;
 
 import io.idmint.TimeSource;
+import io.idmint.server.config.Config;
+import io.idmint.server.grpc.GrpcLimits;
+import io.idmint.server.net.ConnectionLimit;
+import io.idmint.server.ops.Metrics;
 import io.vertx.core.internal.VertxInternal;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -41,9 +45,9 @@ record ConnectionLimits(ConnectionLimit http, GrpcLimits grpc) {
                 config.get(Config.GRPC_MAX_CALLS_PER_CONNECTION),
                 config.get(Config.GRPC_MAX_WAITING_CALLS),
                 config.get(Config.GRPC_MAX_BUFFERED) * 1024L * 1024L, loops);
-        metrics.bindConnections("http", httpLimit);
-        metrics.bindConnections("grpc", grpcConnections);
-        metrics.bindGrpcBuffered(grpcLimits);
+        metrics.bindConnections("http", httpLimit, ConnectionLimit::open);
+        metrics.bindConnections("grpc", grpcConnections, ConnectionLimit::open);
+        metrics.bindGrpcBuffered(grpcLimits, GrpcLimits::buffered);
         metrics.bindRefusals("grpc_buffered", grpcLimits, GrpcLimits::refused);
         metrics.bindRefusals("grpc_waiting", grpcLimits, GrpcLimits::refusedWaiting);
         return new ConnectionLimits(httpLimit, grpcLimits);

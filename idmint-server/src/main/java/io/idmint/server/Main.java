@@ -1,6 +1,21 @@
 package io.idmint.server;
 
 import io.idmint.IdUnavailableException;
+import io.idmint.server.cli.ConfigCommand;
+import io.idmint.server.cli.ConfigOptions;
+import io.idmint.server.cli.DecodeCommand;
+import io.idmint.server.cli.ExitCode;
+import io.idmint.server.cli.HealthCommand;
+import io.idmint.server.cli.IdmintCommand;
+import io.idmint.server.cli.Invocation;
+import io.idmint.server.cli.LayoutCommand;
+import io.idmint.server.cli.MigrateCommand;
+import io.idmint.server.cli.NextCommand;
+import io.idmint.server.cli.RegistryCommand;
+import io.idmint.server.cli.SegmentCommand;
+import io.idmint.server.cli.SqlCommand;
+import io.idmint.server.config.Config;
+import io.idmint.server.ops.Logs;
 import io.idmint.spi.RegistryException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -23,9 +38,9 @@ import picocli.CommandLine.ParameterException;
  */
 public final class Main {
 
-    static final int OK = 0;
-    static final int FAILURE = 1;
-    static final int USAGE = 2;
+    public static final int OK = ExitCode.OK;
+    public static final int FAILURE = ExitCode.FAILURE;
+    public static final int USAGE = ExitCode.USAGE;
     private static final String NETTY_JFR = "io.netty.jfr.enabled";
 
     private Main() {

@@ -1,5 +1,12 @@
 package io.idmint.server;
 
+import io.idmint.server.cli.ConfigOptions;
+import io.idmint.server.cli.ExitCode;
+import io.idmint.server.cli.IdmintCommand;
+import io.idmint.server.cli.Invocation;
+import io.idmint.server.config.Config;
+import io.idmint.server.mint.StaticPeerCheck;
+import io.idmint.server.ops.Logs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -69,14 +76,14 @@ final class ServeCommand implements Callable<Integer> {
         String rule = !registry.startsWith("static:") ? ""
                 : "; registry static: is ONE HOST ONLY: another host needs another --worker"
                         + (peers != null ? "; checking " + String.join(",", peers) + " every "
-                                + io.idmint.spi.Durations.format(PeerCheck.PERIOD)
+                                + io.idmint.spi.support.Durations.format(StaticPeerCheck.PERIOD)
                                 : config.get(Config.TLS_CERT) != null
                                         ? ", or a shared registry (etcd://, zk://, jdbc:)"
                                         : ", or set --static-peers");
         out.write((server.banner() + rule + "\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         server.awaitClosed();
-        return Main.OK;
+        return ExitCode.OK;
     }
 
     /**
@@ -86,13 +93,13 @@ final class ServeCommand implements Callable<Integer> {
      * before the server is closed.
      */
     private static void stop(Server server, java.util.function.BiConsumer<Level, String> say) {
-        int code = Main.OK;
+        int code = ExitCode.OK;
         try {
             server.close();
             say.accept(Level.INFO, "stopped; worker released");
         } catch (RuntimeException e) {
             say.accept(Level.SEVERE, "shutdown failed: " + e);
-            code = Main.FAILURE;
+            code = ExitCode.FAILURE;
         }
         System.out.flush();
         System.err.flush();

@@ -3,6 +3,28 @@ package io.idmint.server;
 import io.idmint.GeneratorStatus;
 import io.idmint.IdGenerator;
 import io.idmint.TimeSource;
+import io.idmint.server.api.Access;
+import io.idmint.server.api.IdService;
+import io.idmint.server.api.InternalErrors;
+import io.idmint.server.api.NodeInfo;
+import io.idmint.server.api.RequestPipeline;
+import io.idmint.server.api.SegmentService;
+import io.idmint.server.config.Config;
+import io.idmint.server.grpc.GrpcApi;
+import io.idmint.server.grpc.GrpcHealth;
+import io.idmint.server.grpc.GrpcIdStream;
+import io.idmint.server.http.HttpApi;
+import io.idmint.server.http.Route;
+import io.idmint.server.mint.CodesAndFormats;
+import io.idmint.server.mint.LeasedGenerator;
+import io.idmint.server.mint.StaticPeerCheck;
+import io.idmint.server.ops.AccessLog;
+import io.idmint.server.ops.BuildInfo;
+import io.idmint.server.ops.EventLog;
+import io.idmint.server.ops.Logs;
+import io.idmint.server.ops.Metrics;
+import io.idmint.server.ops.PauseDetector;
+import io.idmint.server.tls.ServerTls;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -25,55 +47,42 @@ import java.util.concurrent.TimeoutException;
  * per core) and gRPC, started together and stopped together. Used by
  * {@link ServeCommand} and, in-process, by the tests.
  */
-final class Server implements AutoCloseable {
+public final class Server implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Server.class.getName());
 
-    private final Minter minter;
-    /** The static.peers check, or null. */
-    private final PeerCheck peers;
-    private final SegmentService segments;
     private final IdService service;
     private final Vertx vertx;
     private final List<String> deployments;
     private final io.grpc.Server grpc;
     private final GrpcHealth health;
     private final GrpcIdStream.Pauses pauses;
-    private final PauseDetector stood;
     private final String host;
     private final int httpPort;
     private final Duration grace;
     private final TimeSource time;
-    /** The access log, or null. */
-    private final AccessLog access;
-    private final Metrics metrics;
     /** The TLS files, or null when the node serves plaintext. */
     private final ServerTls tls;
+    /** Everything the start opened, closed in reverse once the listeners have drained. */
+    private final ResourceStack opened;
     private final CountDownLatch closed = new CountDownLatch(1);
     private boolean closing;
 
-    private Server(Minter minter, PeerCheck peers, SegmentService segments, IdService service,
-            Vertx vertx, List<String> deployments, io.grpc.Server grpc, GrpcHealth health,
-            GrpcIdStream.Pauses pauses, PauseDetector stood, String host, int httpPort,
-            Duration grace,
-            TimeSource time, AccessLog access, Metrics metrics, ServerTls tls) {
-        this.minter = minter;
-        this.peers = peers;
-        this.segments = segments;
+    private Server(IdService service, Vertx vertx, List<String> deployments, io.grpc.Server grpc,
+            GrpcHealth health, GrpcIdStream.Pauses pauses, int httpPort, Config config,
+            TimeSource time, ServerTls tls, ResourceStack opened) {
         this.service = service;
         this.vertx = vertx;
         this.deployments = deployments;
         this.grpc = grpc;
         this.health = health;
         this.pauses = pauses;
-        this.stood = stood;
-        this.host = host;
+        this.host = config.get(Config.BIND);
         this.httpPort = httpPort;
-        this.grace = grace;
+        this.grace = config.get(Config.SHUTDOWN_GRACE);
         this.time = time;
-        this.access = access;
-        this.metrics = metrics;
         this.tls = tls;
+        this.opened = opened;
     }
 
     /**
@@ -92,155 +101,130 @@ final class Server implements AutoCloseable {
 
     /**
      * As {@link #start(Config, java.util.function.Consumer)}, with the TLS files read again every
-     * {@code tlsPeriod}: tests that reload them by hand pass one that never comes.
+     * {@code tlsPeriod}: tests that reload them by hand pass one that never comes. Each part is
+     * pushed on a {@link ResourceStack} as it opens; a start that fails closes what it opened,
+     * in reverse, and a running server does the same once its listeners have drained.
      */
     static Server start(Config config, java.util.function.Consumer<String> warn,
             Duration tlsPeriod) {
-        Formats formats = Formats.fromConfig(config, warn);
-        Metrics metrics = new Metrics(buildInfo(config));
+        CodesAndFormats formats = CodesAndFormats.fromConfig(config, warn);
         TimeSource time = TimeSource.system();
-        String host = config.get(Config.BIND);
-        Duration grace = config.get(Config.SHUTDOWN_GRACE);
-        long rate = config.get(Config.RATE_LIMIT);
-        int maxCount = config.get(Config.MAX_COUNT);
-        if (rate > 0 && rate < maxCount) {
-            throw new IllegalArgumentException("rate-limit " + rate + " must be 0 or at least "
-                    + "max-count (" + maxCount + "): a request for max-count IDs could never pass");
-        }
-        ServerTls tls;
+        ResourceStack opened = new ResourceStack();
+        Metrics metrics = opened.push(new Metrics(buildInfo(config)));
+        metrics.bindHttpRoutes(Route.labels());
+        EventLog events = null;
+        LeasedGenerator minter = null;
         try {
-            tls = ServerTls.open(config, time, warn, metrics, tlsPeriod);
-        } catch (RuntimeException e) {
-            metrics.close();
-            throw e;
-        }
-        EventLog events = new EventLog(metrics, config.get(Config.CLOCK_MAX_WAIT),
-                config.get(Config.CLOCK_MAX_FORWARD_STEP));
-        SegmentService segments = SegmentService.open(config, warn);
-        metrics.bindSegments(segments::stats);
-        metrics.bindRefusals("segment_tags", segments, SegmentService::refusedTags);
-        Minter minter;
-        try {
-            minter = Minter.open(config, config.get(Config.WORKERS), events);
-        } catch (RuntimeException e) {
-            events.startFailed();
-            segments.close();
-            closeTls(tls);
-            metrics.close();
-            throw e;
-        }
-        Vertx vertx = null;
-        io.grpc.Server grpc = null;
-        GrpcHealth health = null;
-        GrpcIdStream.Pauses pauses = null;
-        PauseDetector stood = null;
-        PeerCheck peers = null;
-        AccessLog access = null;
-        try {
+            ServerTls tls = opened.push(ServerTls.open(config, time, warn, metrics, tlsPeriod));
+            events = new EventLog(metrics, config.get(Config.CLOCK_MAX_WAIT),
+                    config.get(Config.CLOCK_MAX_FORWARD_STEP));
+            SegmentService segments = opened.push(SegmentService.open(config, warn));
+            metrics.bindSegments(segments::stats);
+            metrics.bindRefusals("segment_tags", segments, SegmentService::refusedTags);
+            minter = opened.push(openGenerator(config, events));
+            // Where it was before the checks moved to Config: a start refused here has leased
+            // a worker, and still logs the lines of that lease (EventLogIT).
+            config.checkServe();
             NodeInfo node = NodeInfo.of(config, time.currentTimeMillis());
             IdGenerator ids = minter.ids();
             if (config.get(Config.STATIC_PEERS) != null) {
-                if (!config.get(Config.REGISTRY).startsWith("static:")) {
-                    throw new IllegalArgumentException("static.peers checks the workers of the "
-                            + "static: registry, which is one host only; registry "
-                            + node.registry() + " already keeps workers unique across hosts: "
-                            + "unset static.peers");
-                }
-                if (tls != null) {
-                    throw new IllegalArgumentException("static.peers asks the other nodes over "
-                            + "plain HTTP, which a node with tls.cert does not answer: use a "
-                            + "shared registry (etcd://, zk://, jdbc:) for TLS nodes");
-                }
-                peers = new PeerCheck(ids, config.get(Config.STATIC_PEERS), node.name(),
-                        node.id(), config.get(Config.AUTH_TOKEN));
-                ids = peers;
+                ids = opened.push(new StaticPeerCheck(ids, config.get(Config.STATIC_PEERS),
+                        node.name(), node.id(), config.get(Config.AUTH_TOKEN)));
             }
+            EventLog heard = events;
             IdService service = new IdService(ids, config.get(Config.MAX_COUNT), n -> {
                 metrics.issued(n);
-                events.issued();
+                heard.issued();
             }, events::refused);
             metrics.bind(service::status);
             events.status(service::status);
-            access = AccessLog.open(config.get(Config.LOG_ACCESS),
-                    Logs.formatter(config.get(Config.LOG_FORMAT)));
+            AccessLog access = opened.push(AccessLog.open(config.get(Config.LOG_ACCESS),
+                    Logs.formatter(config.get(Config.LOG_FORMAT))));
             RequestPipeline pipeline = new RequestPipeline(new Access(
                     config.get(Config.AUTH_TOKEN), config.get(Config.AUTH_ADMIN_TOKEN),
                     config.get(Config.RATE_LIMIT), time, metrics::rateLimitShared), access,
                     new InternalErrors(time));
+            // A pause of the whole process is logged once as such, and is no blocked thread.
+            PauseDetector stood = opened.push(
+                    new PauseDetector(System::nanoTime, events::paused, true));
             int loops = Runtime.getRuntime().availableProcessors();
-            vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+            Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+            opened.push(vertx::close);
             ConnectionLimits limits = ConnectionLimits.of(config, time, metrics, warn,
                     (VertxInternal) vertx);
-            // A pause of the whole process is logged once as such, and is no blocked thread.
-            stood = new PauseDetector(System::nanoTime, events::paused, true);
             ((VertxInternal) vertx).blockedThreadChecker().setThreadBlockedHandler(stood::blocked);
-            Vertx v = vertx;
             vertx.setPeriodic(1000, t -> {
-                events.checkClock();
+                heard.checkClock();
                 limits.http().closeIdle();
             });
-            // Port 0 asks for any free port; Vert.x shares one random port among the instances
-            // only when it is asked for as a negative port.
-            int configured = config.get(Config.HTTP_PORT);
-            int listen = configured == 0 ? -1 : configured;
             List<HttpApi> instances = new CopyOnWriteArrayList<>();
-            List<String> deployments = List.of(await(vertx.deployVerticle(() -> {
+            List<String> deployments = listenHttp(config, vertx, loops, () -> {
                 HttpApi api = new HttpApi(service, formats, segments, pipeline, metrics, time,
-                        host, listen, grace, node, config.get(Config.LEAF_COMPAT), tls,
-                        limits.http());
+                        config.get(Config.BIND), httpListenPort(config),
+                        config.get(Config.SHUTDOWN_GRACE), node, config.get(Config.LEAF_COMPAT),
+                        tls, limits.http());
                 instances.add(api);
                 return api;
-            }, new DeploymentOptions().setInstances(loops)), "listen for HTTP on " + host + ":"
-                    + configured));
-            int port = instances.get(0).port();
-            health = new GrpcHealth(() -> service.status().ready());
-            pauses = new GrpcIdStream.Pauses();
-            try {
-                grpc = GrpcApi.start(service, formats, segments, pipeline, health, pauses, host,
-                        config.get(Config.GRPC_PORT), tls == null ? null : tls.grpc(),
-                        limits.grpc(), metrics);
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
-                        + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
-            }
-            return new Server(minter, peers, segments, service, v, deployments, grpc, health,
-                    pauses, stood, host, port, grace, time, access, metrics, tls);
+            });
+            GrpcHealth health = new GrpcHealth(() -> service.status().ready());
+            opened.push(health::drain);
+            GrpcIdStream.Pauses pauses = new GrpcIdStream.Pauses();
+            opened.push(pauses::drain);
+            io.grpc.Server grpc = listenGrpc(config, service, formats, segments, pipeline, health,
+                    pauses, tls, limits, metrics);
+            opened.push(grpc::shutdownNow);
+            return new Server(service, vertx, deployments, grpc, health, pauses,
+                    instances.get(0).port(), config, time, tls, opened);
         } catch (RuntimeException e) {
-            // Before the minter closes: its release comes after the lines of the start, which
-            // are logged now if the failure came before the status was known.
-            events.status(minter.ids()::status);
-            if (peers != null) {
-                peers.close();
+            if (minter != null) {
+                // Before the minter closes: its release comes after the lines of the start,
+                // which are logged now if the failure came before the status was known.
+                events.status(minter.ids()::status);
             }
-            if (health != null) {
-                health.drain();
-            }
-            if (grpc != null) {
-                grpc.shutdownNow();
-            }
-            if (pauses != null) {
-                pauses.drain();
-            }
-            if (vertx != null) {
-                vertx.close();
-            }
-            if (stood != null) {
-                stood.close();
-            }
-            if (access != null) {
-                access.close();
-            }
-            segments.close();
-            minter.close();
-            closeTls(tls);
-            metrics.close();
+            opened.closeAfter(e);
             throw e;
         }
     }
 
-    private static void closeTls(ServerTls tls) {
-        if (tls != null) {
-            tls.close();
+    /** The generator; one that cannot be built logs the lease lines it gathered first. */
+    private static LeasedGenerator openGenerator(Config config, EventLog events) {
+        try {
+            return LeasedGenerator.open(config, config.get(Config.WORKERS), events);
+        } catch (RuntimeException e) {
+            events.startFailed();
+            throw e;
+        }
+    }
+
+    /**
+     * Port 0 asks for any free port; Vert.x shares one random port among the instances only
+     * when it is asked for as a negative port.
+     */
+    private static int httpListenPort(Config config) {
+        int configured = config.get(Config.HTTP_PORT);
+        return configured == 0 ? -1 : configured;
+    }
+
+    /** One {@link HttpApi} per event loop, listening together. */
+    private static List<String> listenHttp(Config config, Vertx vertx, int loops,
+            java.util.function.Supplier<HttpApi> api) {
+        return List.of(await(vertx.deployVerticle(api::get,
+                new DeploymentOptions().setInstances(loops)), "listen for HTTP on "
+                + config.get(Config.BIND) + ":" + config.get(Config.HTTP_PORT)));
+    }
+
+    private static io.grpc.Server listenGrpc(Config config, IdService service,
+            CodesAndFormats formats, SegmentService segments, RequestPipeline pipeline,
+            GrpcHealth health, GrpcIdStream.Pauses pauses, ServerTls tls,
+            ConnectionLimits limits, Metrics metrics) {
+        String host = config.get(Config.BIND);
+        try {
+            return GrpcApi.start(service, formats, segments, pipeline, health, pauses, host,
+                    config.get(Config.GRPC_PORT), tls == null ? null : tls.grpc(),
+                    limits.grpc(), metrics);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot listen for gRPC on " + host + ":"
+                    + config.get(Config.GRPC_PORT) + ": " + e.getMessage(), e);
         }
     }
 
@@ -248,7 +232,7 @@ final class Server implements AutoCloseable {
     private static java.util.Map<String, String> buildInfo(Config config) {
         java.util.Properties p;
         try {
-            p = IdmintCommand.build();
+            p = BuildInfo.properties();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -272,7 +256,7 @@ final class Server implements AutoCloseable {
         }
     }
 
-    int httpPort() {
+    public int httpPort() {
         return httpPort;
     }
 
@@ -308,8 +292,9 @@ final class Server implements AutoCloseable {
 
     /**
      * Stops gracefully: both listeners stop accepting at once, requests and calls in flight get
-     * up to the grace period to finish, then the segment generator and store are closed and the
-     * worker is released with its final HWM. Safe to call twice and from two threads; the second
+     * up to the grace period to finish, then what the start opened closes in reverse: the access
+     * log, the peer check, the worker (released with its final HWM), the segment generator and
+     * store, TLS and the metrics. Safe to call twice and from two threads; the second
      * call waits for the first.
      */
     @Override
@@ -321,7 +306,7 @@ final class Server implements AutoCloseable {
             }
             closing = true;
         }
-        long deadline = io.idmint.spi.Durations.deadlineNanos(time.nanoTime(), grace);
+        long deadline = io.idmint.spi.support.Durations.deadlineNanos(time.nanoTime(), grace);
         try {
             // Probes see NOT_SERVING while calls in flight finish.
             health.drain();
@@ -344,19 +329,9 @@ final class Server implements AutoCloseable {
             Thread.currentThread().interrupt();
             grpc.shutdownNow();
         } finally {
-            stood.close();
             try {
-                if (access != null) {
-                    access.close();
-                }
-                segments.close();
+                opened.close();
             } finally {
-                if (peers != null) {
-                    peers.close();
-                }
-                minter.close();
-                closeTls(tls);
-                metrics.close();
                 closed.countDown();
             }
         }

@@ -12,6 +12,8 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.NextIdsRequest;
+import io.idmint.server.grpc.GrpcApi;
+import io.idmint.server.ops.Logs;
 import io.idmint.testkit.Alone;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /** Runs the CLI in-process with captured streams and an injected environment. */
-final class Cli {
+public final class Cli {
 
-    record Result(int exitCode, String out, String err) {
-        List<String> lines() {
+    public record Result(int exitCode, String out, String err) {
+        public List<String> lines() {
             return out.isEmpty() ? List.of() : Arrays.asList(out.split("\n"));
         }
     }
@@ -18,15 +18,15 @@ final class Cli {
     private Cli() {
     }
 
-    static Result run(String... args) {
+    public static Result run(String... args) {
         return run(Map.of(), false, args);
     }
 
-    static Result run(Map<String, String> env, String... args) {
+    public static Result run(Map<String, String> env, String... args) {
         return run(env, false, args);
     }
 
-    static Result run(Map<String, String> env, boolean stderrIsTerminal, String... args) {
+    public static Result run(Map<String, String> env, boolean stderrIsTerminal, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(args, env, out, err, stderrIsTerminal);

@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.cli.Invocation;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -22,6 +22,8 @@ import io.idmint.grpc.v1.NextCodesRequest;
 import io.idmint.grpc.v1.NextFlakesRequest;
 import io.idmint.grpc.v1.NextObjectIdsRequest;
 import io.idmint.grpc.v1.NextUuidsRequest;
+import io.idmint.server.cli.CodesCliTest;
+import io.idmint.server.grpc.GrpcApi;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;

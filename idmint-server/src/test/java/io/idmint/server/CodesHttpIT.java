@@ -8,6 +8,7 @@ import io.idmint.codes.CodeCodec;
 import io.idmint.codes.Codes;
 import io.idmint.codes.Keys;
 import io.idmint.formats.UuidV7;
+import io.idmint.server.cli.CodesCliTest;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;

@@ -31,6 +31,17 @@ import io.idmint.grpc.v1.IdServiceGrpc.IdServiceBlockingStub;
 import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextIdsResponse;
 import io.idmint.grpc.v1.StreamIdsRequest;
+import io.idmint.server.api.Access;
+import io.idmint.server.api.IdService;
+import io.idmint.server.api.InternalErrors;
+import io.idmint.server.api.RequestPipeline;
+import io.idmint.server.grpc.GrpcApi;
+import io.idmint.server.grpc.GrpcHealth;
+import io.idmint.server.grpc.GrpcIdStream;
+import io.idmint.server.grpc.GrpcLimits;
+import io.idmint.server.mint.CodesAndFormats;
+import io.idmint.server.net.ConnectionLimit;
+import io.idmint.server.ops.Metrics;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.ManualTimeSource;
 import io.vertx.core.Vertx;
@@ -576,7 +587,7 @@ class GrpcApiIT {
         limits = new GrpcLimits(new ConnectionLimit("grpc", 100, Duration.ofMinutes(1),
                 TimeSource.system(), (transport, reason) -> { }), 100, 1000, 64 << 20,
                 (VertxInternal) loops);
-        server = GrpcApi.start(service, new Formats(null, null), null,
+        server = GrpcApi.start(service, new CodesAndFormats(null, null), null,
                 new RequestPipeline(access, null, new InternalErrors(TimeSource.system())),
                 health, pauses, "127.0.0.1", 0, null, limits, metrics);
         servers.add(server);

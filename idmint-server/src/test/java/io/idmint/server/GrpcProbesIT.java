@@ -11,6 +11,7 @@ import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.StreamObserver;
 import io.idmint.Layout;
 import io.idmint.server.IdmintProcesses.Node;
+import io.idmint.server.json.StrictJson;
 import io.idmint.testkit.EtcdCluster;
 import java.io.IOException;
 import java.io.InputStream;

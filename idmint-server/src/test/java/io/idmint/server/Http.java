@@ -1,5 +1,6 @@
 package io.idmint.server;
 
+import io.idmint.server.json.StrictJson;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,10 +10,10 @@ import java.time.Duration;
 import java.util.Map;
 
 /** A real HTTP/1.1 client (java.net.http) for one server, with the checks tests repeat. */
-final class Http {
+public final class Http {
 
     /** One response: status, headers and body as text. */
-    record Response(int status, HttpResponse<String> raw) {
+    public record Response(int status, HttpResponse<String> raw) {
         String body() {
             return raw.body();
         }
@@ -28,7 +29,7 @@ final class Http {
 
     /** A JSON object, read by the server's own strict reader. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> object(String text) {
+    public static Map<String, Object> object(String text) {
         return (Map<String, Object>) StrictJson.parse(text);
     }
 
@@ -38,7 +39,7 @@ final class Http {
             .build();
     private final String base;
 
-    Http(int port) {
+    public Http(int port) {
         this.base = "http://127.0.0.1:" + port;
     }
 
@@ -46,7 +47,7 @@ final class Http {
         return base;
     }
 
-    Response get(String path, String... headers) {
+    public Response get(String path, String... headers) {
         return send("GET", path, headers);
     }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idmint.IdCodec;
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.server.http.HttpApi;
+import io.idmint.server.json.ApiJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -41,7 +41,7 @@ class LauncherCdsIT {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).matches("[1-9][0-9]*\n");
         assertThat(Files.readString(log)).as("class loading of ./idmint next")
-                .contains("io.idmint.server.NextCommand source: shared objects file\n")
+                .contains("io.idmint.server.cli.NextCommand source: shared objects file\n")
                 .contains("io.idmint.Snowflake source: shared objects file\n")
                 // Java 5 bytecode: only a static archive (a class list, -Xshare:dump) has it.
                 .contains("picocli.CommandLine source: shared objects file\n");

@@ -2,6 +2,10 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.api.Problem;
+import io.idmint.server.cli.CodesCliTest;
+import io.idmint.server.http.Route;
+import io.idmint.server.json.Json;
 import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdParts;
 import io.idmint.Layout;
-import io.idmint.spi.Names;
+import io.idmint.server.http.HttpApi;
+import io.idmint.spi.support.Names;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;

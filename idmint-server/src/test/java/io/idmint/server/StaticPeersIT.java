@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.IdmintProcesses.Node;
+import io.idmint.server.mint.StaticPeerCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -131,7 +132,7 @@ class StaticPeersIT {
         assertThat(a.mint(100)).doesNotContainAnyElementsOf(b.mint(100));
         // Both stay ready through a periodic check made while both listen, in which each has
         // seen itself in the list (a node that did not skip itself would clash with itself).
-        long until = System.nanoTime() + PeerCheck.PERIOD.plusSeconds(3).toNanos();
+        long until = System.nanoTime() + StaticPeerCheck.PERIOD.plusSeconds(3).toNanos();
         while (System.nanoTime() < until) {
             assertThat(a.ready().status()).as(procs.describe("a ready")).isEqualTo(200);
             assertThat(b.ready().status()).as(procs.describe("b ready")).isEqualTo(200);

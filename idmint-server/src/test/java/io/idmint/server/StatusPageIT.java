@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idmint.IdCodec;
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.server.json.ApiJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,7 +2,8 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.spi.Durations;
+import io.idmint.server.config.Config;
+import io.idmint.spi.support.Durations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,13 +1,14 @@
 package io.idmint.server;
 
-import io.idmint.server.Config.Key;
-import io.idmint.server.Config.Setting;
+import io.idmint.server.config.Config;
+import io.idmint.server.config.Config.Key;
+import io.idmint.server.config.Config.Setting;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
 /** Starts in-process servers the way {@code serve} does, on free loopback ports. */
-final class TestServers {
+public final class TestServers {
 
     private TestServers() {
     }
@@ -40,7 +41,7 @@ final class TestServers {
         return Config.load(flags, Map.of(), null);
     }
 
-    static Server start(Path dataDir, String... settings) {
+    public static Server start(Path dataDir, String... settings) {
         return Server.start(config(dataDir, settings), line -> System.err.println("idmint: "
                 + line));
     }

@@ -86,7 +86,7 @@ public abstract class HungMemberContract {
      * and checks the node throughout and after.
      */
     protected final void hangAndCheck(IdGenerator g, IntSupplier hung) throws Exception {
-        Minter ids = closeLater(new Minter("hung", g));
+        MintingThread ids = closeLater(new MintingThread("hung", g));
         // On a loaded machine a first call may miss its deadline; build() then returns while
         // the maintenance loop claims a moment later, so the worker is read once it mints.
         Poll.until(Duration.ofSeconds(10), "it mints", () -> ids.count() > 100
@@ -122,7 +122,7 @@ public abstract class HungMemberContract {
     }
 
     /** Until {@code untilNanos}, every 20 ms: the node keeps its worker (and issues). */
-    private void watch(IdGenerator g, int worker, Minter ids, long untilNanos)
+    private void watch(IdGenerator g, int worker, MintingThread ids, long untilNanos)
             throws InterruptedException {
         while (System.nanoTime() < untilNanos) {
             var status = g.status();

@@ -3,13 +3,13 @@ package io.idmint.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idmint.spi.Names;
 import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
+import io.idmint.spi.support.Names;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -71,7 +71,7 @@ public abstract class StoreOutageContract {
                 .keepaliveInterval(Duration.ofSeconds(1)).storeTimeout(Duration.ofSeconds(3))
                 .reservationWindow(Duration.ofSeconds(1)).build();
         toClose.add(g);
-        Minter ids = new Minter("outage", g);
+        MintingThread ids = new MintingThread("outage", g);
         toClose.add(ids);
         Poll.until(Duration.ofSeconds(5), "it mints", () -> ids.count() > 200);
         int worker = g.status().workerId();

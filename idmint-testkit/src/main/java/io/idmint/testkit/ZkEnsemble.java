@@ -1,6 +1,6 @@
 package io.idmint.testkit;
 
-import io.idmint.spi.Durations;
+import io.idmint.spi.support.Durations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,9 +1,9 @@
 package io.idmint.zookeeper;
 
 import io.idmint.spi.Claim;
-import io.idmint.spi.Names;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.spi.support.Names;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -2,7 +2,7 @@ package io.idmint.zookeeper;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import io.idmint.spi.UriSecurity;
+import io.idmint.spi.support.UriSecurity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;

@@ -8,7 +8,7 @@ import io.idmint.Layout;
 import io.idmint.LeaseState;
 import io.idmint.Snowflake;
 import io.idmint.testkit.IdOracle;
-import io.idmint.testkit.Minter;
+import io.idmint.testkit.MintingThread;
 import io.idmint.testkit.fixture.ZkServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +43,7 @@ class ZkClusterIT {
         try {
             List<ZkRegistry> registries = new ArrayList<>();
             List<IdGenerator> gens = new ArrayList<>();
-            List<Minter> minters = new ArrayList<>();
+            List<MintingThread> minters = new ArrayList<>();
             List<String> victimStates = new CopyOnWriteArrayList<>();
             for (int i = 0; i < 3; i++) {
                 // A 10 s session rides out the election; the lease protocol still uses 3 s.
@@ -64,7 +64,7 @@ class ZkClusterIT {
                         .listener(listener).build();
                 toClose.add(g);
                 gens.add(g);
-                Minter m = new Minter("g" + i, g);
+                MintingThread m = new MintingThread("g" + i, g);
                 toClose.add(m);
                 minters.add(m);
             }
@@ -73,7 +73,7 @@ class ZkClusterIT {
             assertThat(gens.stream().map(g -> g.status().workerId()).distinct()).hasSize(3);
 
             InstanceSpec leader = ZkTesting.leader(cluster);
-            int[] atKill = minters.stream().mapToInt(Minter::count).toArray();
+            int[] atKill = minters.stream().mapToInt(MintingThread::count).toArray();
             assertThat(cluster.killServer(leader)).isTrue();
             ZkTesting.await("all mint again after the leader died", 30_000, () -> {
                 for (int i = 0; i < 3; i++) {

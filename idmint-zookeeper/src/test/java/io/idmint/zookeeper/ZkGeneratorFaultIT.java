@@ -13,7 +13,7 @@ import io.idmint.spi.ClaimRequest;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.IdOracle;
-import io.idmint.testkit.Minter;
+import io.idmint.testkit.MintingThread;
 import io.idmint.testkit.PausableRegistry;
 import io.idmint.testkit.fixture.ZkServer;
 import java.time.Duration;
@@ -76,8 +76,8 @@ class ZkGeneratorFaultIT {
                 .build());
     }
 
-    private Minter minter(String name, IdGenerator g) {
-        return closeLater(new Minter(name, g));
+    private MintingThread minter(String name, IdGenerator g) {
+        return closeLater(new MintingThread(name, g));
     }
 
     @Test
@@ -144,7 +144,7 @@ class ZkGeneratorFaultIT {
         ZkRegistry ra = registry("");
         PausableRegistry pa = closeLater(new PausableRegistry(ra));
         IdGenerator a = generator(pa);
-        Minter ma = minter("a", a);
+        MintingThread ma = minter("a", a);
         ZkTesting.await("a mints", 5_000, () -> ma.count() > 200);
 
         pa.pause();
@@ -157,7 +157,7 @@ class ZkGeneratorFaultIT {
         ZkRegistry rb = registry("");
         IdGenerator b = generator(rb);
         assertThat(b.status().state()).isEqualTo(LeaseState.ACTIVE);
-        Minter mb = minter("b", b);
+        MintingThread mb = minter("b", b);
         ZkTesting.await("b mints", 5_000, () -> mb.count() > 200);
 
         // Let A's client notice the expiry and open a new session before A's calls go through.

@@ -2,7 +2,7 @@ package io.idmint.jdbc.shardid;
 
 import io.idmint.Layout;
 import io.idmint.Layout.Field;
-import io.idmint.spi.Durations;
+import io.idmint.spi.support.Durations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -1,0 +1,364 @@
+package io.idmint.server.grpc;
+
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.ProtoReflectionService;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import io.idmint.IdParts;
+import io.idmint.codes.CodeCodec;
+import io.idmint.grpc.v1.CreateSegmentRequest;
+import io.idmint.grpc.v1.DecodeCodeRequest;
+import io.idmint.grpc.v1.DecodeRequest;
+import io.idmint.grpc.v1.DecodeResponse;
+import io.idmint.grpc.v1.IdServiceGrpc;
+import io.idmint.grpc.v1.ListSegmentsRequest;
+import io.idmint.grpc.v1.ListSegmentsResponse;
+import io.idmint.grpc.v1.NextCodesRequest;
+import io.idmint.grpc.v1.NextCodesResponse;
+import io.idmint.grpc.v1.NextFlakesRequest;
+import io.idmint.grpc.v1.NextFlakesResponse;
+import io.idmint.grpc.v1.NextIdsRequest;
+import io.idmint.grpc.v1.NextObjectIdsRequest;
+import io.idmint.grpc.v1.NextObjectIdsResponse;
+import io.idmint.grpc.v1.NextSegmentIdsRequest;
+import io.idmint.grpc.v1.NextUuidsRequest;
+import io.idmint.grpc.v1.NextUuidsResponse;
+import io.idmint.grpc.v1.SegmentTag;
+import io.idmint.grpc.v1.StreamIdsRequest;
+import io.idmint.server.api.ApiException;
+import io.idmint.server.api.Count;
+import io.idmint.server.api.IdService;
+import io.idmint.server.api.Problem;
+import io.idmint.server.api.RequestPipeline;
+import io.idmint.server.api.SegmentService;
+import io.idmint.server.api.Tag;
+import io.idmint.server.mint.CodesAndFormats;
+import io.idmint.server.ops.Metrics;
+import io.idmint.spi.TagInfo;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+/**
+ * The gRPC adapter ({@code idmint.v1.IdService}, see docs/http-grpc.md) over the
+ * {@link RequestPipeline}: each handler reads its request into the pipeline's steps, mints, and
+ * writes the reply; the token is checked before the call runs ({@link GrpcCallers}), and what
+ * the pipeline refuses becomes a status ({@link GrpcStatus}). Decode, DecodeCode, CreateSegment
+ * and ListSegments are admin calls.
+ *
+ * <p>An absent count is 1, as in HTTP; an absent ID or code is INVALID_ARGUMENT "missing …".
+ * A unary reply is capped by its encoded size at {@value #MAX_REPLY_BYTES} bytes, the most a
+ * gRPC client accepts by default: a count whose reply could be larger is INVALID_ARGUMENT naming
+ * the most one call may ask for, whatever max-count allows. StreamIds ({@link GrpcIdStream})
+ * serves bulk: batches of up to {@value #STREAM_BATCH} IDs (fewer when max-count or the
+ * IDs-per-second limit is smaller), up to {@value #MAX_STREAM_COUNT} in one call.
+ */
+public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
+
+    /** The largest count one StreamIds call may ask for. */
+    public static final long MAX_STREAM_COUNT = 100_000_000L;
+
+    /** IDs per StreamIds message, unless max-count is smaller. */
+    static final int STREAM_BATCH = 1000;
+
+    /** Seconds to wait before retrying, on RESOURCE_EXHAUSTED and UNAVAILABLE. */
+    public static final Metadata.Key<String> RETRY_AFTER =
+            Metadata.Key.of("retry-after", Metadata.ASCII_STRING_MARSHALLER);
+
+    public static final Metadata.Key<String> AUTHORIZATION =
+            Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+    /**
+     * The most bytes one unary reply may encode to: what grpc-java, grpc-js and grpc-go clients
+     * accept by default (4 MiB).
+     */
+    public static final int MAX_REPLY_BYTES = 4 * 1024 * 1024;
+    /** A reply's bytes besides its items: a packed field's tag and length. */
+    private static final int REPLY_OVERHEAD = 5;
+    /** The most bytes one item takes in a reply: an int64 ID below 2^63 as a varint. */
+    private static final int ID_BYTES = 9;
+
+    private final IdService service;
+    private final CodesAndFormats formats;
+    private final SegmentService segments;
+    private final RequestPipeline pipeline;
+    private final int batch;
+    private final GrpcIdStream.Pauses pauses;
+    private final Executor calls;
+
+    private GrpcApi(IdService service, CodesAndFormats formats, SegmentService segments,
+            RequestPipeline pipeline, GrpcIdStream.Pauses pauses, Executor calls) {
+        this.service = service;
+        this.pauses = pauses;
+        this.calls = calls;
+        this.formats = formats;
+        this.segments = segments;
+        this.pipeline = pipeline;
+        this.batch = (int) Math.min(Math.min(STREAM_BATCH, service.maxCount()),
+                pipeline.mostPerCharge());
+    }
+
+    /**
+     * Starts a gRPC server on {@code host:port} (port 0: a free port, see
+     * {@link Server#getPort()}), with health ({@link GrpcHealth}) and server reflection (v1 and
+     * v1alpha), with segments when {@code segments} is not null (else segment
+     * calls answer FAILED_PRECONDITION). Stop it with {@code shutdown()}, then
+     * {@code pauses.drain()} (which ends the StreamIds calls paused by the rate limit), then
+     * {@code awaitTermination}.
+     *
+     * @param tls TLS for every connection, or null for plaintext
+     * @param limits what the server holds for callers at most, and the event loops it runs on
+     * @param metrics counts each call by method and status
+     * @throws IOException when the address cannot be bound
+     */
+    public static Server start(IdService service, CodesAndFormats formats, SegmentService segments,
+            RequestPipeline pipeline, GrpcHealth health, GrpcIdStream.Pauses pauses, String host,
+            int port, io.netty.handler.ssl.SslContext tls, GrpcLimits limits, Metrics metrics)
+            throws IOException {
+        Executor calls = limits.calls();
+        ServerServiceDefinition api =
+                new GrpcApi(service, formats, segments, pipeline, pauses, calls).definition();
+        NettyServerBuilder builder =
+                limits.applyTo(NettyServerBuilder.forAddress(new InetSocketAddress(host, port)));
+        // Nothing to check or charge when unguarded: no caller to read, no context per call.
+        // The last interceptor given runs first: the counts see what the callers refuse.
+        return builder.sslContext(tls)
+                .addService(pipeline.guarded()
+                        ? ServerInterceptors.intercept(api, new GrpcCallers(pipeline),
+                                new GrpcCounts(metrics))
+                        : ServerInterceptors.intercept(api, new GrpcCounts(metrics)))
+                // Probes and grpcurl carry no token, as HTTP's /health/* need none.
+                .addService(health.service())
+                .addService(ProtoReflectionServiceV1.newInstance())
+                .addService(ProtoReflectionService.newInstance())
+                .build()
+                .start();
+    }
+
+    /**
+     * The service as the server binds it: the generated one, with the calls that answer IDs
+     * written by {@link GrpcIdBatch} (their generated methods here would answer UNIMPLEMENTED).
+     */
+    ServerServiceDefinition definition() {
+        return GrpcIdBatch.bind(bindService(), ServerCalls.asyncUnaryCall(this::mintIds),
+                ServerCalls.asyncServerStreamingCall(this::streamIdBatches),
+                ServerCalls.asyncUnaryCall(this::mintSegmentIds));
+    }
+
+    /** NextIds. */
+    private void mintIds(NextIdsRequest request, StreamObserver<GrpcIdBatch> out) {
+        unary(out, () -> {
+            long[] ids = new long[count(request.hasCount(), request.getCount(), ID_BYTES,
+                    "NextIds", "or use StreamIds for more")];
+            service.fill(ids, ids.length);
+            return new GrpcIdBatch(ids, ids.length);
+        });
+    }
+
+    /** StreamIds. */
+    private void streamIdBatches(StreamIdsRequest request, StreamObserver<GrpcIdBatch> out) {
+        long count;
+        try {
+            count = RequestPipeline.count(request.hasCount(), request.getCount(),
+                    MAX_STREAM_COUNT).value();
+            // A stream mints only while gRPC holds under its ready threshold (32 KiB) unsent.
+            GrpcLimits.reserve(32 * 1024 + REPLY_OVERHEAD + Math.min(batch, count) * ID_BYTES);
+        } catch (RuntimeException e) {
+            out.onError(GrpcStatus.of(e, pipeline.errors(), "StreamIds"));
+            return;
+        }
+        GrpcIdStream.start((ServerCallStreamObserver<GrpcIdBatch>) out, service, pipeline,
+                GrpcCallers.current(), batch, count, pauses, calls);
+    }
+
+    @Override
+    public void decode(DecodeRequest request, StreamObserver<DecodeResponse> out) {
+        unary(out, () -> {
+            if (!request.hasId()) {
+                throw new ApiException(Problem.BAD_PARAMETER, "missing id: set DecodeRequest.id");
+            }
+            IdParts parts;
+            try {
+                parts = service.decode(request.getId());
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badParameter(e);
+            }
+            return parts(parts).build();
+        });
+    }
+
+    @Override
+    public void nextCodes(NextCodesRequest request, StreamObserver<NextCodesResponse> out) {
+        unary(out, () -> {
+            var codec = formats.requireCodes();
+            long[] ids = new long[count(request.hasCount(), request.getCount(),
+                    2 + CodeCodec.LENGTH, "NextCodes", "and call again for more")];
+            service.fill(ids, ids.length);
+            NextCodesResponse.Builder b = NextCodesResponse.newBuilder();
+            for (long id : ids) {
+                b.addCodes(codec.encode(id));
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void decodeCode(DecodeCodeRequest request, StreamObserver<DecodeResponse> out) {
+        unary(out, () -> {
+            String code = RequestPipeline.required(request.getCode(),
+                    "missing code: set DecodeCodeRequest.code");
+            CodesAndFormats.DecodedCode d;
+            try {
+                d = formats.decodeCode(code, service.layout());
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badParameter(e);
+            }
+            return parts(d.parts()).setCode(d.code()).setKeyVersion(d.keyVersion()).build();
+        });
+    }
+
+    @Override
+    public void nextUuids(NextUuidsRequest request, StreamObserver<NextUuidsResponse> out) {
+        unary(out, () -> {
+            NextUuidsResponse.Builder b = NextUuidsResponse.newBuilder();
+            for (int i = count(request.hasCount(), request.getCount(), 2 + 36, "NextUuids",
+                    "and call again for more"); i > 0; i--) {
+                b.addUuids(formats.uuids().next().toString());
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void nextObjectIds(NextObjectIdsRequest request,
+            StreamObserver<NextObjectIdsResponse> out) {
+        unary(out, () -> {
+            NextObjectIdsResponse.Builder b = NextObjectIdsResponse.newBuilder();
+            for (int i = count(request.hasCount(), request.getCount(), 2 + 24, "NextObjectIds",
+                    "and call again for more"); i > 0; i--) {
+                b.addObjectIds(formats.objectIds().next().toHexString());
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void nextFlakes(NextFlakesRequest request, StreamObserver<NextFlakesResponse> out) {
+        unary(out, () -> {
+            var flakes = formats.requireFlakes();
+            NextFlakesResponse.Builder b = NextFlakesResponse.newBuilder();
+            for (int i = count(request.hasCount(), request.getCount(), 2 + 32, "NextFlakes",
+                    "and call again for more"); i > 0; i--) {
+                b.addFlakes(flakes.next().toHexString());
+            }
+            return b.build();
+        });
+    }
+
+    /** NextSegmentIds. */
+    private void mintSegmentIds(NextSegmentIdsRequest request,
+            StreamObserver<GrpcIdBatch> out) {
+        unary(out, () -> {
+            SegmentService s = segments();
+            Tag tag = RequestPipeline.parse(() -> Tag.of(request.getTag()));
+            Count n = RequestPipeline.count(request.hasCount(), request.getCount(),
+                    s.maxCount());
+            capped(n.value(), ID_BYTES, "NextSegmentIds", "and call again for more");
+            GrpcLimits.reserve(REPLY_OVERHEAD + n.value() * ID_BYTES);
+            pipeline.charge(GrpcCallers.current(), n.value());
+            long[] ids = s.next(tag, n);
+            return new GrpcIdBatch(ids, ids.length);
+        });
+    }
+
+    @Override
+    public void createSegment(CreateSegmentRequest request, StreamObserver<SegmentTag> out) {
+        unary(out, () -> {
+            String tag = request.getTag();
+            Long start = request.hasStart() ? request.getStart() : null;
+            Long step = request.hasStep() ? request.getStep() : null;
+            RequestPipeline.check(() -> segments().checkCreate(tag, start, step));
+            return tag(segments().create(tag, start, step));
+        });
+    }
+
+    @Override
+    public void listSegments(ListSegmentsRequest request,
+            StreamObserver<ListSegmentsResponse> out) {
+        unary(out, () -> {
+            ListSegmentsResponse.Builder b = ListSegmentsResponse.newBuilder();
+            segments().tags().forEach(t -> b.addSegments(tag(t)));
+            return b.build();
+        });
+    }
+
+    private SegmentService segments() {
+        if (segments == null) {
+            throw new CodesAndFormats.NotConfiguredException("segments are not served here");
+        }
+        return segments;
+    }
+
+    private static SegmentTag tag(TagInfo t) {
+        return SegmentTag.newBuilder().setTag(t.tag()).setNext(t.next()).setStep(t.step())
+                .build();
+    }
+
+    /** Answers a unary call with what {@code call} returns, or with its failure as a status. */
+    private <T> void unary(StreamObserver<T> out, Supplier<T> call) {
+        T response;
+        try {
+            response = call.get();
+        } catch (RuntimeException e) {
+            out.onError(GrpcStatus.of(e, pipeline.errors(), "a unary call"));
+            return;
+        }
+        out.onNext(response);
+        out.onCompleted();
+    }
+
+    private static DecodeResponse.Builder parts(IdParts p) {
+        return DecodeResponse.newBuilder()
+                .setId(p.id())
+                .setTimestampMs(p.timestampMillis())
+                .setDatacenterId(p.datacenterId())
+                .setWorkerId(p.workerId())
+                .setSequenceNumber(p.sequence())
+                .setShardId(p.shardId());
+    }
+
+    /**
+     * Parse and charge the count of a unary call that mints one item per count: absent is 1, at
+     * most max-count, and at most what fits in {@link #MAX_REPLY_BYTES}.
+     *
+     * @param itemBytes the most bytes one item takes in the reply
+     * @param call the call's name, for the message
+     * @param more how to get more than one reply holds, for the message
+     */
+    private int count(boolean present, int count, int itemBytes, String call, String more) {
+        long n = capped(RequestPipeline.count(present, count, service.maxCount()).value(),
+                itemBytes, call, more);
+        GrpcLimits.reserve(REPLY_OVERHEAD + n * itemBytes);
+        pipeline.charge(GrpcCallers.current(), n);
+        return (int) n;
+    }
+
+    /** Checks that a reply of {@code n} items fits {@link #MAX_REPLY_BYTES}. */
+    private static long capped(long n, int itemBytes, String call, String more) {
+        long most = (MAX_REPLY_BYTES - REPLY_OVERHEAD) / itemBytes;
+        if (n > most) {
+            throw new ApiException(Problem.BAD_PARAMETER, "count " + n + " would make a " + call
+                    + " reply of up to " + (REPLY_OVERHEAD + n * itemBytes) + " bytes, over the "
+                    + MAX_REPLY_BYTES + " bytes (4 MiB) a gRPC client accepts by default; ask "
+                    + "for at most " + most + " per call, " + more);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,236 @@
+package io.idmint.server.http;
+
+import static io.idmint.server.http.Responses.json;
+
+import io.idmint.IdCodec;
+import io.idmint.IdParts;
+import io.idmint.TimeSource;
+import io.idmint.server.api.ApiException;
+import io.idmint.server.api.IdService;
+import io.idmint.server.api.Problem;
+import io.idmint.server.api.RequestPipeline;
+import io.idmint.server.json.ApiJson;
+import io.idmint.server.json.JsonBytes;
+import io.idmint.server.mint.CodesAndFormats;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.Map;
+
+/**
+ * The ID endpoints of the HTTP API (see docs/http-grpc.md): snowflake IDs, their parts, codes,
+ * UUIDs, ObjectIds and flakes. Each handler parses, charges, mints and renders; the token was
+ * checked by {@link HttpApi}, and failures are thrown as {@link ApiException} (or what
+ * {@link ApiException#of} maps) for it to answer. A batch the clock cannot fill at once is
+ * finished a tick later ({@link LoopMint}): the event loop never waits. One instance per
+ * {@link HttpApi}, on its event loop: its scratch arrays are reused, so the hot path allocates
+ * only the response.
+ */
+final class IdEndpoints {
+
+    private static final byte[] LEAN_ID_OPEN = JsonBytes.ascii("{\"id\":");
+    private static final byte[] LEAN_IDS_OPEN = JsonBytes.ascii("{\"ids\":[");
+    private static final byte[] LEAN_IDS_CLOSE = JsonBytes.ascii("]}");
+    private static final byte[] CODES_OPEN = JsonBytes.ascii("{\"codes\":[");
+    private static final byte[] UUIDS_OPEN = JsonBytes.ascii("{\"uuids\":[");
+    private static final byte[] OBJECTIDS_OPEN = JsonBytes.ascii("{\"objectids\":[");
+    private static final byte[] FLAKES_OPEN = JsonBytes.ascii("{\"flakes\":[");
+    private static final byte[] QUOTE = JsonBytes.ascii("\"");
+    private static final byte[] COMMA_QUOTE = JsonBytes.ascii(",\"");
+
+    private final IdService service;
+    private final CodesAndFormats formats;
+    private final RequestPipeline pipeline;
+    private final TimeSource time;
+    private final HttpApi.Recorder recorder;
+    private final LoopMint mint;
+    private final JsonBytes out = new JsonBytes(64 * 1024);
+
+    IdEndpoints(IdService service, CodesAndFormats formats, RequestPipeline pipeline,
+            TimeSource time, HttpApi.Recorder recorder) {
+        this.service = service;
+        this.formats = formats;
+        this.pipeline = pipeline;
+        this.time = time;
+        this.recorder = recorder;
+        this.mint = new LoopMint(service, time);
+    }
+
+    /**
+     * Answers a request on an ID route; returns the status sent, or {@link HttpApi#PENDING}
+     * when a batch waits for the next tick (it is recorded when answered).
+     */
+    int serve(Route route, HttpServerRequest req, RequestPipeline.Caller caller,
+            long startNanos) {
+        switch (route) {
+            case LEAN_ID, LEAF_SNOWFLAKE -> {
+                // GET /v1/id as JSON, or GET /api/snowflake/get/{key}, Leaf's API, as text
+                // (the key is ignored).
+                Query.none(req.query());
+                pipeline.charge(caller, 1);
+                return mint(req, route, 1, startNanos);
+            }
+            case LEAN_IDS, IDS -> {
+                return mint(req, route, count(req, caller), startNanos);
+            }
+            case ID_PARTS, LEAN_DECODE -> {
+                return decode(req, route);
+            }
+            case CODE_PARTS -> {
+                return decodeCode(req);
+            }
+            case CODES -> {
+                formats.requireCodes();
+                return mint(req, route, count(req, caller), startNanos);
+            }
+            default -> {
+                return strings(req, route, caller);
+            }
+        }
+    }
+
+    /** Mints {@code n} snowflake IDs and answers with them, now or a tick later. */
+    private int mint(HttpServerRequest req, Route route, int n, long startNanos) {
+        int taken = mint.now(n);
+        if (taken == n) {
+            return answer(req.response(), route, mint.ids(), n);
+        }
+        return mint.later(taken, n, (ids, m) -> answer(req.response(), route, ids, m),
+                e -> HttpApi.failed(pipeline, req, route, e),
+                status -> recorder.record(req, route, status, startNanos));
+    }
+
+    /** Renders the snowflake IDs of a route. */
+    private int answer(HttpServerResponse res, Route route, long[] ids, int n) {
+        switch (route) {
+            case LEAN_ID -> {
+                return json(res, out.reset().raw(LEAN_ID_OPEN).quoted(ids[0]).raw('}'));
+            }
+            case LEAF_SNOWFLAKE -> {
+                return Responses.text(res, out, ids[0]);
+            }
+            case IDS -> {
+                return json(res, ApiJson.ids(out.reset(), service.layout(), ids, n,
+                        time.currentTimeMillis()));
+            }
+            case CODES -> {
+                var codec = formats.requireCodes();
+                out.reset().reserve(n * 40 + 16).raw(CODES_OPEN);
+                for (int i = 0; i < n; i++) {
+                    if (i > 0) {
+                        out.raw(',');
+                    }
+                    out.string(codec.encode(ids[i]));
+                }
+                return json(res, out.raw(LEAN_IDS_CLOSE));
+            }
+            default -> {
+                out.reset().reserve(n * 22 + 10).raw(LEAN_IDS_OPEN);
+                for (int i = 0; i < n; i++) {
+                    if (i > 0) {
+                        out.raw(',');
+                    }
+                    out.quoted(ids[i]);
+                }
+                return json(res, out.raw(LEAN_IDS_CLOSE));
+            }
+        }
+    }
+
+    /** Parses {@code count} and charges it. */
+    private int count(HttpServerRequest req, RequestPipeline.Caller caller) {
+        int n = (int) RequestPipeline.count(Query.param(req.query(), "count"),
+                service.maxCount()).value();
+        pipeline.charge(caller, n);
+        return n;
+    }
+
+    private int decode(HttpServerRequest req, Route route) {
+        boolean inPath = route == Route.ID_PARTS;
+        String text;
+        String format;
+        if (inPath) {
+            format = Query.param(req.query(), "format");
+            text = Query.decodePath(req.path().substring(Route.ID_PARTS_PREFIX.length()));
+        } else {
+            Map<String, String> params = Query.params(req.query(), "id", "format");
+            text = params.get("id");
+            format = params.get("format");
+        }
+        if (format != null) {
+            RequestPipeline.check(() -> IdCodec.named(format));
+        }
+        RequestPipeline.required(text, inPath
+                ? "missing id: the path must end in /api/v1/ids/{id}"
+                : "missing id: the query parameter id, as in /v1/id/decode?id=ID");
+        IdParts p;
+        try {
+            p = service.decode(text, format);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(Problem.MALFORMED_ID, e.getMessage());
+        }
+        out.reset();
+        return json(req.response(), inPath ? ApiJson.parts(out, service.layout(), p)
+                : ApiJson.lean(out, service.layout(), p));
+    }
+
+    /**
+     * {@code /api/v1/uuids}, {@code /objectids}, {@code /flakes}: {@code {"<name>":["…",…]}}.
+     * Checks as for IDs; flakes not configured answer 503 (after the token, before the
+     * parameters).
+     */
+    private int strings(HttpServerRequest req, Route route, RequestPipeline.Caller caller) {
+        if (route == Route.FLAKES) {
+            formats.requireFlakes();
+        }
+        int n = count(req, caller);
+        out.reset().reserve(n * 40 + 16);
+        switch (route) {
+            case UUIDS -> {
+                out.raw(UUIDS_OPEN);
+                for (int i = 0; i < n; i++) {
+                    out.raw(i > 0 ? COMMA_QUOTE : QUOTE)
+                            .raw(JsonBytes.ascii(formats.uuids().next().toString())).raw('"');
+                }
+            }
+            case OBJECTIDS -> {
+                out.raw(OBJECTIDS_OPEN);
+                for (int i = 0; i < n; i++) {
+                    out.raw(i > 0 ? COMMA_QUOTE : QUOTE)
+                            .raw(JsonBytes.ascii(formats.objectIds().next().toHexString()))
+                            .raw('"');
+                }
+            }
+            default -> {
+                var flakes = formats.requireFlakes();
+                out.raw(FLAKES_OPEN);
+                for (int i = 0; i < n; i++) {
+                    out.raw(i > 0 ? COMMA_QUOTE : QUOTE)
+                            .raw(JsonBytes.ascii(flakes.next().toHexString())).raw('"');
+                }
+            }
+        }
+        return json(req.response(), out.raw(LEAN_IDS_CLOSE));
+    }
+
+    /**
+     * {@code GET /api/v1/codes/{code}}: {@code {"code":…,"key_version":…,"value_string":…,
+     * "value_hex":…,"breakdown":{…}}}; an admin call, like decoding an ID.
+     */
+    private int decodeCode(HttpServerRequest req) {
+        if (formats.codes() == null) {
+            throw new CodesAndFormats.NotConfiguredException(CodesAndFormats.CODES_NOT_CONFIGURED);
+        }
+        Query.none(req.query());
+        String text = RequestPipeline.required(
+                Query.decodePath(req.path().substring(Route.CODE_PARTS_PREFIX.length())),
+                "missing code: the path must end in /api/v1/codes/{code}");
+        CodesAndFormats.DecodedCode d;
+        try {
+            d = formats.decodeCode(text, service.layout());
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(Problem.MALFORMED_CODE, e.getMessage());
+        }
+        return json(req.response(), ApiJson.codeParts(out.reset(), service.layout(), d.code(),
+                d.keyVersion(), d.parts()));
+    }
+}

@@ -1,0 +1,94 @@
+package io.idmint.server.http;
+
+import io.idmint.server.api.ApiException;
+import io.idmint.server.api.Problem;
+import io.idmint.server.json.JsonBytes;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * How the HTTP API answers: JSON bodies, RFC 9457 problems with their headers. Each method
+ * sends the response and returns its status, for metrics. Header names and values are
+ * prebuilt, so sending one costs no encoding.
+ */
+final class Responses {
+
+    static final CharSequence JSON = HttpHeaders.createOptimized("application/json");
+    static final CharSequence PROBLEM_JSON =
+            HttpHeaders.createOptimized("application/problem+json");
+    /** A cache in between must not hand one response's IDs to two callers. */
+    static final CharSequence CACHE_CONTROL = HttpHeaders.createOptimized("cache-control");
+    static final CharSequence NO_STORE = HttpHeaders.createOptimized("no-store");
+    static final CharSequence RETRY_AFTER = HttpHeaders.createOptimized("retry-after");
+    private static final CharSequence WWW_AUTHENTICATE =
+            HttpHeaders.createOptimized("www-authenticate");
+    private static final CharSequence AUTHENTICATE =
+            HttpHeaders.createOptimized("Bearer realm=\"idmint\"");
+    /** What Leaf's API answers with (Spring's default for a String). */
+    static final CharSequence TEXT = HttpHeaders.createOptimized("text/plain;charset=UTF-8");
+
+    private Responses() {
+    }
+
+    /** 200 with a JSON body. */
+    static int json(HttpServerResponse res, JsonBytes body) {
+        res.putHeader(HttpHeaders.CONTENT_TYPE, JSON).putHeader(CACHE_CONTROL, NO_STORE)
+                .end(body.toBuffer());
+        return 200;
+    }
+
+    /** {@code status} with a JSON body. */
+    static int json(HttpServerResponse res, int status, String body) {
+        res.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, JSON)
+                .putHeader(CACHE_CONTROL, NO_STORE).end(Buffer.buffer(body));
+        return status;
+    }
+
+    /** 200 with one ID as the whole body, no newline: Leaf's API. */
+    static int text(HttpServerResponse res, JsonBytes scratch, long id) {
+        res.putHeader(HttpHeaders.CONTENT_TYPE, TEXT).putHeader(CACHE_CONTROL, NO_STORE)
+                .end(scratch.reset().number(id).toBuffer());
+        return 200;
+    }
+
+    /** A problem; {@code detail} names the bad value. */
+    static int problem(HttpServerResponse res, Problem p, String detail) {
+        send(res, p, detail);
+        return p.status();
+    }
+
+    /** Answers, then closes the connection: what is left of the request cannot be trusted. */
+    static int problemAndClose(HttpServerRequest req, Problem p, String detail) {
+        HttpServerResponse res = req.response().putHeader(HttpHeaders.CONNECTION,
+                HttpHeaders.CLOSE);
+        send(res, p, detail).onComplete(done -> req.connection().close());
+        return p.status();
+    }
+
+    /**
+     * What the request pipeline refused, as its problem: with {@code Retry-After} when retrying
+     * helps, {@code WWW-Authenticate} on 401, and the connection closed on 400, 408 and 413
+     * (what is left of the request cannot be trusted).
+     */
+    static int problem(HttpServerRequest req, ApiException e) {
+        HttpServerResponse res = req.response();
+        if (e.retryAfterSeconds() > 0) {
+            res.putHeader(RETRY_AFTER, Long.toString(e.retryAfterSeconds()));
+        }
+        if (e.problem() == Problem.UNAUTHORIZED) {
+            res.putHeader(WWW_AUTHENTICATE, AUTHENTICATE);
+        }
+        return e.problem() == Problem.CONTENT_TOO_LARGE || e.problem() == Problem.REQUEST_TIMEOUT
+                || e.problem() == Problem.BAD_REQUEST
+                ? problemAndClose(req, e.problem(), e.getMessage())
+                : problem(res, e.problem(), e.getMessage());
+    }
+
+    private static Future<Void> send(HttpServerResponse res, Problem p, String detail) {
+        return res.setStatusCode(p.status()).putHeader(HttpHeaders.CONTENT_TYPE, PROBLEM_JSON)
+                .putHeader(CACHE_CONTROL, NO_STORE).end(Buffer.buffer(p.json(detail)));
+    }
+}

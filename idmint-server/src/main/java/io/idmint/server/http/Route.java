@@ -1,0 +1,156 @@
+package io.idmint.server.http;
+
+/**
+ * The HTTP API's paths (docs/http-grpc.md), matched exactly: no trailing slashes, no prefixes. Each
+ * route names itself in metrics by its path template, so the label set stays small.
+ */
+public enum Route {
+    IDS("/api/v1/ids", true, false),
+    ID_PARTS("/api/v1/ids/{id}", false, true),
+    CODES("/api/v1/codes", true, false),
+    CODE_PARTS("/api/v1/codes/{code}", false, true),
+    UUIDS("/api/v1/uuids", true, false),
+    OBJECTIDS("/api/v1/objectids", true, false),
+    FLAKES("/api/v1/flakes", true, false),
+    STATUS("/api/v1/status", false, false),
+    /** GET lists the segment tags, POST creates one: admin calls. */
+    SEGMENTS("/api/v1/segments", false, true, true),
+    SEGMENT_IDS("/api/v1/segments/{tag}/ids", true, false),
+    /** Leaf's segment API: one ID as text. */
+    LEAF_SEGMENT("/api/segment/get/{tag}", true, false),
+    /** Leaf's snowflake API: one snowflake ID as text; the key is ignored, as in Leaf. */
+    LEAF_SNOWFLAKE("/api/snowflake/get/{key}", true, false),
+    LEAN_ID("/v1/id", true, false),
+    LEAN_IDS("/v1/ids", true, false),
+    LEAN_DECODE("/v1/id/decode", false, true),
+    LIVE("/health/live", false, false),
+    READY("/health/ready", false, false),
+    METRICS("/metrics", false, false),
+    PAGE("/", false, false),
+    /** The OpenAPI 3.1 document of this API. */
+    OPENAPI("/openapi.json", false, false),
+    /** Any other path: 404. */
+    UNMATCHED("unmatched", false, false),
+    /** A request the HTTP decoder refused (URI or headers too large, malformed). */
+    INVALID("invalid", false, false);
+
+    static final String ID_PARTS_PREFIX = "/api/v1/ids/";
+    static final String CODE_PARTS_PREFIX = "/api/v1/codes/";
+    static final String SEGMENTS_PREFIX = "/api/v1/segments/";
+    static final String SEGMENT_IDS_SUFFIX = "/ids";
+    static final String LEAF_SEGMENT_PREFIX = "/api/segment/get/";
+    static final String LEAF_SNOWFLAKE_PREFIX = "/api/snowflake/get/";
+
+    private final String label;
+    private final boolean mints;
+    private final boolean admin;
+    private final boolean posts;
+
+    Route(String label, boolean mints, boolean admin) {
+        this(label, mints, admin, false);
+    }
+
+    Route(String label, boolean mints, boolean admin, boolean posts) {
+        this.label = label;
+        this.mints = mints;
+        this.admin = admin;
+        this.posts = posts;
+    }
+
+    /** Every route's label, in the order of {@link #ordinal()}, for the metrics. */
+    public static java.util.List<String> labels() {
+        return java.util.Arrays.stream(values()).map(Route::label).toList();
+    }
+
+    /** The path template, as metrics label it. */
+    public String label() {
+        return label;
+    }
+
+    /** Whether a call issues IDs: then only GET is allowed, since a HEAD would waste them. */
+    boolean mints() {
+        return mints;
+    }
+
+    /** Whether it is an admin call (decoding), which needs the admin token when one is set. */
+    boolean admin() {
+        return admin;
+    }
+
+    /** Whether POST is allowed (it creates something). */
+    public boolean posts() {
+        return posts;
+    }
+
+    /** The value of the {@code Allow} header. */
+    public String allow() {
+        return mints ? "GET" : posts ? "GET, HEAD, POST" : "GET, HEAD";
+    }
+
+    /** The route of a raw request path. */
+    static Route of(String path) {
+        switch (path) {
+            case "/v1/id":
+                return LEAN_ID;
+            case "/v1/ids":
+                return LEAN_IDS;
+            case "/api/v1/ids":
+                return IDS;
+            case "/v1/id/decode":
+                return LEAN_DECODE;
+            case "/api/v1/codes":
+                return CODES;
+            case "/api/v1/uuids":
+                return UUIDS;
+            case "/api/v1/objectids":
+                return OBJECTIDS;
+            case "/api/v1/flakes":
+                return FLAKES;
+            case "/api/v1/status":
+                return STATUS;
+            case "/api/v1/segments":
+                return SEGMENTS;
+            case "/health/live":
+                return LIVE;
+            case "/health/ready":
+                return READY;
+            case "/metrics":
+                return METRICS;
+            case "/":
+                return PAGE;
+            case "/openapi.json":
+                return OPENAPI;
+            default:
+                if (below(path, ID_PARTS_PREFIX)) {
+                    return ID_PARTS;
+                }
+                if (below(path, CODE_PARTS_PREFIX)) {
+                    return CODE_PARTS;
+                }
+                if (path.startsWith(SEGMENTS_PREFIX) && path.endsWith(SEGMENT_IDS_SUFFIX)
+                        && path.indexOf('/', SEGMENTS_PREFIX.length())
+                                == path.length() - SEGMENT_IDS_SUFFIX.length()) {
+                    return SEGMENT_IDS;
+                }
+                // Leaf's paths need a key, as Spring's {key} does.
+                if (below(path, LEAF_SEGMENT_PREFIX)
+                        && path.length() > LEAF_SEGMENT_PREFIX.length()) {
+                    return LEAF_SEGMENT;
+                }
+                return below(path, LEAF_SNOWFLAKE_PREFIX)
+                        && path.length() > LEAF_SNOWFLAKE_PREFIX.length() ? LEAF_SNOWFLAKE
+                        : UNMATCHED;
+        }
+    }
+
+    /** Whether {@code path} is {@code prefix} and one more segment (possibly empty). */
+    private static boolean below(String path, String prefix) {
+        return path.startsWith(prefix) && path.indexOf('/', prefix.length()) < 0;
+    }
+
+    /** The raw (still percent-encoded) tag of a {@link #SEGMENT_IDS} path. */
+    static String segmentTag(String path) {
+        return path.substring(SEGMENTS_PREFIX.length(), path.length()
+                - SEGMENT_IDS_SUFFIX.length());
+    }
+}

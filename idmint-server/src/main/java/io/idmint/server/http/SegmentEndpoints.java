@@ -1,0 +1,242 @@
+package io.idmint.server.http;
+
+import io.idmint.server.api.ApiException;
+import io.idmint.server.api.Count;
+import io.idmint.server.api.Problem;
+import io.idmint.server.api.RequestPipeline;
+import io.idmint.server.api.SegmentService;
+import io.idmint.server.api.Tag;
+import io.idmint.server.json.Json;
+import io.idmint.server.json.JsonBytes;
+import io.idmint.server.json.StrictJson;
+import io.idmint.spi.TagInfo;
+import io.idmint.spi.support.Durations;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+
+/**
+ * The segment endpoints of the HTTP API (see docs/http-grpc.md and docs/segments.md): a tag's
+ * IDs, Leaf's segment API, and the admin calls that list and create tags. Their work runs on
+ * Vert.x's worker threads, never on an event loop: a call may wait for the store (up to
+ * segment.fetch-timeout when both buffers of a tag are empty; create and list always ask it),
+ * and an event loop that waited would hold up the snowflake API it also serves. The answer is
+ * written back on the event loop, which owns {@link #out}. One instance per {@link HttpApi}.
+ */
+final class SegmentEndpoints {
+
+    private static final byte[] TAG_OPEN = JsonBytes.ascii("{\"tag\":");
+    private static final byte[] IDS_OPEN = JsonBytes.ascii(",\"ids\":[");
+    private static final byte[] IDS_CLOSE = JsonBytes.ascii("]}");
+    private static final Set<String> CREATE_FIELDS = Set.of("tag", "start", "step");
+    private static final String CREATE_EXAMPLE = "{\"tag\":\"order\",\"start\":1,\"step\":1000}";
+
+    private final SegmentService segments;
+    private final RequestPipeline pipeline;
+    private final HttpApi.Recorder recorder;
+    private final Duration bodyTimeout;
+    private final JsonBytes out = new JsonBytes(16 * 1024);
+
+    /** @param bodyTimeout how long a request body may take to arrive whole (idle-timeout) */
+    SegmentEndpoints(SegmentService segments, RequestPipeline pipeline,
+            HttpApi.Recorder recorder, Duration bodyTimeout) {
+        this.segments = segments;
+        this.pipeline = pipeline;
+        this.recorder = recorder;
+        this.bodyTimeout = bodyTimeout;
+    }
+
+    /**
+     * Answers a request on a segment route, now (returning its status) or later (returning
+     * {@link HttpApi#PENDING}); the token was checked by {@link HttpApi}, which also answers
+     * what this throws.
+     */
+    int serve(Route route, HttpServerRequest req, long startNanos,
+            RequestPipeline.Caller caller) {
+        HttpServerResponse res = req.response();
+        if (route == Route.SEGMENTS) {
+            Query.none(req.query());
+            return req.method() == HttpMethod.POST ? create(req, startNanos)
+                    : later(req, route, startNanos, blocking(segments::tags),
+                            tags -> Responses.json(res, 200, tagsJson(tags)));
+        }
+        String tag;
+        Count n;
+        if (route == Route.SEGMENT_IDS) {
+            tag = Query.decodePath(Route.segmentTag(req.path()));
+            n = RequestPipeline.count(Query.param(req.query(), "count"), segments.maxCount());
+        } else {
+            tag = Query.decodePath(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length()));
+            Query.none(req.query());
+            n = Count.ONE;
+        }
+        Tag checked = RequestPipeline.parse(() -> Tag.of(tag));
+        pipeline.charge(caller, n.value());
+        return later(req, route, startNanos, blocking(() -> segments.next(checked, n)),
+                ids -> route == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
+                        : Responses.text(res, out, ids[0]));
+    }
+
+    /** {@code POST /api/v1/segments}: reads the body, creates the tag, answers 201. */
+    private int create(HttpServerRequest req, long startNanos) {
+        Context context = Vertx.currentContext();
+        Future<TagInfo> created = body(req).compose(body -> {
+            Map<String, Object> o = createRequest(body);
+            String tag = (String) o.get("tag");
+            Long start = whole(o, "start");
+            Long step = whole(o, "step");
+            RequestPipeline.check(() -> segments.checkCreate(tag, start, step));
+            return context.executeBlocking(() -> segments.create(tag, start, step), false);
+        });
+        return later(req, Route.SEGMENTS, startNanos, created,
+                t -> Responses.json(req.response(), 201, tagJson(t).toString()));
+    }
+
+    /**
+     * The request body, whether it came with a length or chunked, read up to
+     * {@link HttpApi#MAX_BODY} bytes: one byte more fails it with 413.
+     */
+    private Future<Buffer> body(HttpServerRequest req) {
+        Promise<Buffer> body = Promise.promise();
+        Buffer read = Buffer.buffer();
+        req.handler(chunk -> {
+            if (read.length() + chunk.length() > HttpApi.MAX_BODY) {
+                body.tryFail(new ApiException(Problem.CONTENT_TOO_LARGE, "the body is over "
+                        + HttpApi.MAX_BODY + " bytes; a segment tag needs far fewer"));
+            } else {
+                read.appendBuffer(chunk);
+            }
+        });
+        // A body must come whole within the idle timeout: one sent a byte at a time would
+        // otherwise hold its connection (and its place in the limit) for as long as it likes.
+        Vertx vertx = Vertx.currentContext().owner();
+        long timer = vertx.setTimer(bodyTimeout.toMillis(),
+                t -> body.tryFail(new ApiException(Problem.REQUEST_TIMEOUT, "the request body "
+                        + "did not arrive whole within " + Durations.format(bodyTimeout)
+                        + " (idle-timeout)")));
+        req.exceptionHandler(e -> body.tryFail(new ApiException(Problem.BAD_REQUEST,
+                e instanceof HttpClosedException ? "the connection closed before the body ended"
+                        : "the request body is malformed")));
+        req.endHandler(end -> body.tryComplete(read));
+        return body.future().andThen(done -> vertx.cancelTimer(timer));
+    }
+
+    /** The create body: a JSON object with a string tag and nothing but tag, start and step. */
+    private static Map<String, Object> createRequest(Buffer body) {
+        String text = body.toString(StandardCharsets.UTF_8);
+        Object parsed;
+        try {
+            parsed = text.isBlank() ? null : StrictJson.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(Problem.BAD_PARAMETER, "the body must be a JSON object such "
+                    + "as " + CREATE_EXAMPLE + "; " + e.getMessage());
+        }
+        if (!(parsed instanceof Map<?, ?> map)) {
+            throw new ApiException(Problem.BAD_PARAMETER, "the body must be a JSON object such as "
+                    + CREATE_EXAMPLE + ", got '" + text + "'");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> o = (Map<String, Object>) map;
+        for (String name : o.keySet()) {
+            if (!CREATE_FIELDS.contains(name)) {
+                throw new ApiException(Problem.BAD_PARAMETER, "unknown field '" + name
+                        + "'; the fields are tag, start and step, such as " + CREATE_EXAMPLE);
+            }
+        }
+        if (!(o.get("tag") instanceof String)) {
+            throw new ApiException(Problem.BAD_PARAMETER, "field tag must be a string, got "
+                    + (o.containsKey("tag") ? o.get("tag") : "none") + ", such as "
+                    + CREATE_EXAMPLE);
+        }
+        return o;
+    }
+
+    /** An optional whole-number field, as a JSON number or a decimal string; null if absent. */
+    private static Long whole(Map<String, Object> o, String name) {
+        Object v = o.get(name);
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof Long l) {
+            return l;
+        }
+        if (v instanceof String s && s.matches("-?\\d{1,18}")) {
+            return Long.parseLong(s);
+        }
+        throw new ApiException(Problem.BAD_PARAMETER, "field " + name
+                + " must be a whole number, got " + (v instanceof String ? "'" + v + "'" : v));
+    }
+
+    private static <T> Future<T> blocking(Callable<T> work) {
+        return Vertx.currentContext().executeBlocking(work, false);
+    }
+
+    /** Answers a failure as {@link SegmentService} documents it. */
+    private static int failed(HttpServerRequest req, Throwable e) {
+        ApiException refused = ApiException.of(e);
+        if (refused == null) {
+            throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+        }
+        return Responses.problem(req, refused);
+    }
+
+    /**
+     * Answers with {@code answer} once {@code work} is done, or with its failure as a problem,
+     * and records the request then.
+     */
+    private <T> int later(HttpServerRequest req, Route route, long startNanos, Future<T> work,
+            Function<T, Integer> answer) {
+        work.onComplete(done -> {
+            int status;
+            try {
+                status = done.succeeded() ? answer.apply(done.result())
+                        : failed(req, done.cause());
+            } catch (RuntimeException e) {
+                status = HttpApi.internalError(pipeline, req, route, e);
+            }
+            recorder.record(req, route, status, startNanos);
+        });
+        return HttpApi.PENDING;
+    }
+
+    /** {@code {"tag":"order","ids":["1001",…]}}. */
+    private JsonBytes idsJson(String tag, long[] ids) {
+        out.reset().reserve(ids.length * 22 + tag.length() + 24).raw(TAG_OPEN).string(tag)
+                .raw(IDS_OPEN);
+        for (int i = 0; i < ids.length; i++) {
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.quoted(ids[i]);
+        }
+        return out.raw(IDS_CLOSE);
+    }
+
+    /** {@code {"segments":[{"tag":…,"next":"…","step":…},…]}}. */
+    private static String tagsJson(List<TagInfo> tags) {
+        StringBuilder list = new StringBuilder("[");
+        for (TagInfo t : tags) {
+            list.append(list.length() > 1 ? "," : "").append(tagJson(t));
+        }
+        return new Json().addRaw("segments", list.append(']').toString()).toString();
+    }
+
+    /** {@code {"tag":…,"next":"…","step":…}}: next is an ID, so a string. */
+    private static Json tagJson(TagInfo t) {
+        return new Json().add("tag", t.tag()).add("next", Long.toString(t.next()))
+                .add("step", t.step());
+    }
+}

@@ -1,0 +1,10 @@
+/**
+ * What the server and the CLI mint with, built from the configuration: the generator and the
+ * worker it leases ({@link io.idmint.server.mint.LeasedGenerator}), the peer check of the
+ * {@code static:} registry ({@link io.idmint.server.mint.StaticPeerCheck}) and the other formats
+ * and public codes ({@link io.idmint.server.mint.CodesAndFormats}).
+ *
+ * <p>May use: {@code config}, {@code ops}, the core and its backends. Nothing of the API,
+ * the transports, the CLI or the wiring.
+ */
+package io.idmint.server.mint;

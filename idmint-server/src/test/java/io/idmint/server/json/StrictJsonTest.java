@@ -1,0 +1,61 @@
+package io.idmint.server.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StrictJsonTest {
+
+    @Test
+    void parse_everyKindOfValue() {
+        Object v = StrictJson.parse(" {\"s\":\"a\\\"\\u00e9\\n\",\"n\":-12,\"f\":1.5e2,\"t\":true,"
+                + "\"z\":null,\"a\":[1,[],{}],\"o\":{\"k\":false}} ");
+
+        assertThat(v).isInstanceOf(Map.class);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> o = (Map<String, Object>) v;
+        assertThat(o.get("s")).isEqualTo("a\"\u00e9\n");
+        assertThat(o.get("n")).isEqualTo(-12L);
+        assertThat(o.get("f")).isEqualTo(new BigDecimal("1.5e2"));
+        assertThat(o.get("t")).isEqualTo(true);
+        assertThat(o).containsKey("z");
+        assertThat(o.get("z")).isNull();
+        assertThat(o.get("a")).isEqualTo(List.of(1L, List.of(), Map.of()));
+        assertThat(o.get("o")).isEqualTo(Map.of("k", false));
+    }
+
+    @Test
+    void parse_duplicateName_atAnyDepth_isRefusedNamingIt() {
+        assertThatThrownBy(() -> StrictJson.parse("{\"a\":{\"b\":1,\"b\":2}}"))
+                .hasMessage("field 'b' is given twice (at character 13)");
+        assertThatThrownBy(() -> StrictJson.parse("{\"tag\":\"a\",\"tag\":\"a\"}"))
+                .hasMessage("field 'tag' is given twice (at character 12)");
+    }
+
+    @Test
+    void parse_malformed_saysWhatAndWhereInPlainWords() {
+        String[][] cases = {
+            {"", "not valid JSON: the JSON ends too early (at character 1)"},
+            {"not json", "not valid JSON: unexpected word; JSON knows true, false and null"},
+            {"<tag/>", "not valid JSON: unexpected character '<'"},
+            {"{\"a\":1", "not valid JSON: expected ',' or '}' after the value of field 'a' "
+                    + "(at character 7)"},
+            {"{\"a\" 1}", "not valid JSON: expected ':' after field name 'a'"},
+            {"{'a':1}", "not valid JSON: expected a field name in double quotes"},
+            {"{\"a\":1} x", "not valid JSON: more after the end of the JSON value"},
+            {"\"abc", "not valid JSON: a string is not closed"},
+            {"\"\\x\"", "not valid JSON: unknown escape '\\x'"},
+            {"-", "not valid JSON: a number needs a digit here"},
+            {"[1,]", "not valid JSON: unexpected character ']'"},
+            {"tru", "not valid JSON: unexpected word"},
+        };
+        for (String[] c : cases) {
+            assertThatThrownBy(() -> StrictJson.parse(c[0])).as(c[0])
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(c[1]);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.idmint.server.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The root level of commands other than {@code serve}: read by {@link Logs.Manager} when
+ * something first logs, rather than set at start (docs/observability.md, "Start-up").
+ */
+class LogsManagerTest {
+
+    @AfterEach
+    void clear() {
+        System.clearProperty(Logs.Manager.QUIET);
+    }
+
+    @Test
+    void quiet_rootLevelIsWarning() throws Exception {
+        System.setProperty(Logs.Manager.QUIET, "true");
+        Logs.Manager manager = new Logs.Manager();
+        manager.readConfiguration();
+
+        assertThat(manager.getProperty(".level")).isEqualTo("WARNING");
+        assertThat(manager.getProperty("handlers")).isEqualTo("java.util.logging.ConsoleHandler");
+    }
+
+    @Test
+    void notQuiet_rootLevelIsTheConfigurations() throws Exception {
+        Logs.Manager manager = new Logs.Manager();
+        manager.readConfiguration();
+
+        assertThat(manager.getProperty(".level")).as("the JDK's logging.properties")
+                .isEqualTo("INFO");
+    }
+}
