@@ -108,7 +108,8 @@ class DocsTest {
         String testing = read(ROOT.resolve("docs/testing.md"));
         int from = testing.indexOf("## Where each behaviour is tested");
         assertThat(from).as("the section in docs/testing.md").isNotNegative();
-        String table = testing.substring(from, testing.indexOf("\n## ", from + 1));
+        int to = testing.indexOf("\n## ", from + 1);
+        String table = testing.substring(from, to < 0 ? testing.length() : to);
         List<String> classes = new ArrayList<>();
         try (Stream<Path> modules = Files.list(ROOT)) {
             for (Path tests : modules.map(m -> m.resolve("src/test/java"))

@@ -191,7 +191,6 @@ class AbuseIT {
         assertQuietLog();
     }
 
-    /** Starts a process that opens {@code n} connections to the server and holds them. */
     /** HTTP connections the server closed to make room or for idling. */
     private static double closedByTheServer(String metrics) {
         return counter(metrics, "idmint_connections_closed_total",
@@ -214,6 +213,7 @@ class AbuseIT {
         return pauses;
     }
 
+    /** Starts a process that opens {@code n} connections to the server and holds them. */
     private static Process hold(int n) throws IOException {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",

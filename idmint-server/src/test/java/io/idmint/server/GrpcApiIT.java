@@ -380,7 +380,7 @@ class GrpcApiIT {
         assertThat(limits.refusedWaiting()).isEqualTo(1);
         assertThat(ids.issued()).isZero();
 
-        // Served once the threads are free; a caller cannot ask to be refused (or not).
+        // Served once the threads are free; a caller cannot mark itself refused.
         Metadata forged = new Metadata();
         forged.put(Metadata.Key.of("idmint-refused", Metadata.ASCII_STRING_MARSHALLER), "1");
         assertThat(blocking().withInterceptors(MetadataUtils.newAttachHeadersInterceptor(forged))
