@@ -143,6 +143,15 @@ final class IdmintProcesses implements AutoCloseable {
             return http.get("/health/ready");
         }
 
+        /**
+         * The worker /health/ready names once it answers 200 (the banner names none when the
+         * first claim outlasts the registry's call timeout: the node claims on, listening).
+         */
+        long readyWorker(Duration timeout) throws InterruptedException {
+            awaitReady(timeout);
+            return ((Number) ready().json().get("worker")).longValue();
+        }
+
         /** Asks for {@code count} IDs once, whatever the answer. */
         Http.Response tryMint(int count) {
             return http.get("/v1/ids?count=" + count);

@@ -453,8 +453,8 @@ class RegistryFaultIT {
     void zombie(String registry, String ns) throws Exception {
         String[] args = serveArgs(registry, ns, POOL1, SHORT);
         Node a = procs.serve("a", Map.of(), args);
-        assertThat(a.bannerWorker).as(procs.describe("A's worker")).isZero();
-        a.awaitReady(Duration.ofSeconds(10));
+        assertThat(a.readyWorker(Duration.ofSeconds(10))).as(procs.describe("A's worker"))
+                .isZero();
         List<Long> aBefore = a.mint(3000);
 
         a.signal("STOP");
@@ -512,8 +512,8 @@ class RegistryFaultIT {
     void gracefulRelease(String registry, String ns) throws Exception {
         String[] args = serveArgs(registry, ns, POOL1, LONG_TTL);
         Node a = procs.serve("a", Map.of(), args);
-        assertThat(a.bannerWorker).as(procs.describe("A's worker")).isZero();
-        a.awaitReady(Duration.ofSeconds(10));
+        assertThat(a.readyWorker(Duration.ofSeconds(10))).as(procs.describe("A's worker"))
+                .isZero();
         List<Long> aIds = a.mint(3000);
         assertThat(a.sigterm()).as(procs.describe("A's exit after SIGTERM")).isZero();
         assertThat(a.stderr()).as(procs.describe("A's last words"))
@@ -522,12 +522,11 @@ class RegistryFaultIT {
         long t0 = System.nanoTime();
         Node b = procs.serve("b", Map.of(), args);
         long banner = sinceMillis(t0);
-        // The banner comes after the first claim: the worker was free at once.
-        assertThat(b.bannerWorker).as(procs.describe("B's worker at start: " + b.banner))
-                .isZero();
         // Ready as soon as its HTTP side answers (the first request of a fresh JVM can take a
-        // second on a loaded machine), not a TTL later.
+        // second on a loaded machine), not a TTL later: the worker was free at once.
         long ready = b.awaitReady(Duration.ofSeconds(10));
+        assertThat(b.readyWorker(Duration.ofSeconds(1))).as(procs.describe("B's worker: "
+                + b.banner)).isZero();
         assertThat(ready).as(procs.describe("ms from B's banner to ready")).isLessThan(3_000);
         assertThat(banner + ready).as(procs.describe("ms from A's exit to B ready; the TTL is "
                 + "30 s")).isLessThan(10_000);
