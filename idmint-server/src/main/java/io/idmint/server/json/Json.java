@@ -1,16 +1,50 @@
 package io.idmint.server.json;
 
-/** Writes one flat JSON object, in the order fields are added; no JSON library needed. */
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+
+/**
+ * Writes one JSON object, in the order fields are added, with Jackson's generator (the one
+ * Vert.x already carries): the answers that are not hot (status, health, tags, problems, the
+ * CLI's {@code --json}). The hot ones, IDs, are written as bytes by {@link JsonBytes}.
+ */
 public final class Json {
 
-    private final StringBuilder sb = new StringBuilder("{");
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    private final StringWriter text = new StringWriter();
+    private final JsonGenerator out;
+    private String done;
+
+    public Json() {
+        try {
+            out = JSON.createGenerator(text);
+            out.writeStartObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     public Json add(String name, String value) {
-        return name(name).append(quote(value));
+        try {
+            out.writeStringField(name, value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
     }
 
     public Json add(String name, long value) {
-        return name(name).append(value);
+        try {
+            out.writeNumberField(name, value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
     }
 
     /**
@@ -18,52 +52,45 @@ public final class Json {
      * worker held yet, a lease that never runs out) is null, never a sentinel such as -1.
      */
     public Json add(String name, long value, boolean present) {
-        return name(name).append(present ? Long.toString(value) : "null");
-    }
-
-    /** Adds a value that is already JSON (an array or object). */
-    public Json addRaw(String name, String json) {
-        return name(name).append(json);
-    }
-
-    private Json append(Object o) {
-        sb.append(o);
-        return this;
-    }
-
-    private Json name(String name) {
-        if (sb.length() > 1) {
-            sb.append(',');
+        if (present) {
+            return add(name, value);
         }
-        sb.append(quote(name)).append(':');
+        try {
+            out.writeNullField(name);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return this;
     }
 
+    /** Adds a value that is already JSON (an array, an object, a literal). */
+    public Json addRaw(String name, String json) {
+        try {
+            out.writeFieldName(name);
+            out.writeRawValue(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** The object; nothing can be added after. */
     @Override
     public String toString() {
-        return sb + "}";
+        if (done == null) {
+            try {
+                out.writeEndObject();
+                out.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            done = text.toString();
+        }
+        return done;
     }
 
     /** A JSON string literal (RFC 8259 §7). */
     public static String quote(String s) {
-        StringBuilder out = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
+        return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + '"';
     }
 }

@@ -52,10 +52,46 @@ class StrictJsonTest {
             {"-", "not valid JSON: a number needs a digit here"},
             {"[1,]", "not valid JSON: unexpected character ']'"},
             {"tru", "not valid JSON: unexpected word"},
+            {"[1 2]", "not valid JSON: expected ',' or ']' in an array (at character 4)"},
+            {"[1", "not valid JSON: expected ',' or ']' in an array (at character 3)"},
+            {"{\"a\":1 \"b\":2}", "not valid JSON: expected ',' or '}' after the value of "
+                    + "field 'a' (at character 8)"},
+            {"{\"tag\":", "not valid JSON: the JSON ends too early (at character 8)"},
+            {"\"a\u0001\"", "not valid JSON: a control character inside a string "
+                    + "(at character 3)"},
+            {"01", "not valid JSON: a number must not start with 0 (at character 2)"},
+            {"1.", "not valid JSON: a number needs a digit here"},
+            {"{\"a\":-}", "not valid JSON: a number needs a digit here (at character 7)"},
+            {"{\"a\":NaN}", "not valid JSON: unexpected word"},
+            {"\"\\u12g4\"", "not valid JSON: \\u must be followed by 4 hex digits"},
+            {"{\"a\":1}}", "not valid JSON: more after the end of the JSON value "
+                    + "(at character 8)"},
+            {"]", "not valid JSON: unexpected character ']' (at character 1)"},
         };
         for (String[] c : cases) {
             assertThatThrownBy(() -> StrictJson.parse(c[0])).as(c[0])
                     .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(c[1]);
+        }
+    }
+
+    @Test
+    void parse_anyMalformedBody_namesNoneOfTheParsersInternals() {
+        String valid = "{\"tag\":\"order\",\"start\":1,\"step\":[1000,2.5e3,true,null]}";
+        // Every prefix, and every single character replaced by one that breaks JSON somewhere.
+        for (int i = 0; i < valid.length(); i++) {
+            for (String body : new String[] {valid.substring(0, i),
+                valid.substring(0, i) + "\u0000" + valid.substring(i + 1),
+                valid.substring(0, i) + "'" + valid.substring(i + 1),
+                valid.substring(0, i) + "}" + valid.substring(i + 1)}) {
+                try {
+                    StrictJson.parse(body);
+                } catch (IllegalArgumentException e) {
+                    assertThat(e.getMessage()).as(body).matches("(not valid JSON: |field ').*"
+                            + "\\(at character \\d+\\)")
+                            .doesNotContain("code ", "Source", "REDACTED", "Feature", "jackson",
+                                    "Exception", "token", "marker", "end-of-input");
+                }
+            }
         }
     }
 }
