@@ -2,6 +2,7 @@ package io.idmint.server.http;
 
 import static io.idmint.server.http.Responses.problem;
 import static io.idmint.server.http.Responses.problemAndClose;
+import static io.idmint.server.http.Responses.sent;
 
 import io.idmint.TimeSource;
 import io.idmint.server.api.ApiException;
@@ -19,6 +20,7 @@ import io.idmint.server.ops.Metrics;
 import io.idmint.server.tls.ServerTls;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
@@ -55,19 +57,8 @@ public final class HttpApi extends VerticleBase {
      * connection is closed.
      */
     public static final long MAX_BODY = 1024;
-    /**
-     * What an endpoint returns when it answers later (a segment store call, a batch waiting for
-     * the next tick); it then hands the status to its {@link Recorder}.
-     */
-    static final int PENDING = -1;
     /** The URI of the request Netty's decoder makes up when the request line is unreadable. */
     private static final String INVALID_LINE_URI = "/bad-request";
-
-    /** Records an answered request: its metrics, and its access log line. */
-    @FunctionalInterface
-    interface Recorder {
-        void record(HttpServerRequest req, Route route, int status, long startNanos);
-    }
 
     private final RequestPipeline pipeline;
     private final Metrics metrics;
@@ -103,13 +94,10 @@ public final class HttpApi extends VerticleBase {
         this.pipeline = pipeline;
         this.metrics = metrics;
         this.time = time;
-        this.ids = new IdEndpoints(service, formats, pipeline, time, this::record);
-        this.ops = new OpsEndpoints(service, segments, metrics, time, node, this::record,
-                pipeline);
-        this.segments = new SegmentEndpoints(segments, pipeline, this::record,
-                connections.idleTimeout());
-        this.leaf = leafStrict ? new LeafCompat(service, segments, pipeline, time,
-                this::record) : null;
+        this.ids = new IdEndpoints(service, formats, pipeline, time);
+        this.ops = new OpsEndpoints(service, segments, metrics, time, node, pipeline);
+        this.segments = new SegmentEndpoints(segments, pipeline, connections.idleTimeout());
+        this.leaf = leafStrict ? new LeafCompat(service, segments, pipeline, time) : null;
         this.host = host;
         this.port = port;
         this.grace = grace;
@@ -183,15 +171,34 @@ public final class HttpApi extends VerticleBase {
             req.response().endHandler(c);
         }
         Route route = Route.of(req.path());
-        int status;
+        Future<Integer> status;
         try {
-            status = serve(route, req, start);
+            status = serve(route, req);
         } catch (RuntimeException e) {
-            status = internalError(pipeline, req, route, e);
+            status = Future.failedFuture(e);
         }
-        if (status != PENDING) {
-            record(req, route, status, start);
+        if (status.isComplete()) {
+            answered(req, route, status, start);
+        } else {
+            status.onComplete(done -> answered(req, route, done, start));
         }
+    }
+
+    /**
+     * Records an answered request, answering a failure first: what the pipeline refuses as its
+     * problem, anything else as a 500.
+     */
+    private void answered(HttpServerRequest req, Route route, AsyncResult<Integer> done,
+            long start) {
+        int status;
+        if (done.succeeded()) {
+            status = done.result();
+        } else {
+            ApiException refused = ApiException.of(done.cause());
+            status = refused != null ? Responses.problem(req, refused)
+                    : internalError(req, route, done.cause());
+        }
+        record(req, route, status, start);
     }
 
     private void record(HttpServerRequest req, Route route, int status, long start) {
@@ -205,88 +212,60 @@ public final class HttpApi extends VerticleBase {
     }
 
     /**
-     * Answers a failure that comes after the request was handed on: what the pipeline refuses
-     * as its problem, anything else as a 500.
-     */
-    static int failed(RequestPipeline pipeline, HttpServerRequest req, Route route,
-            RuntimeException e) {
-        ApiException refused = ApiException.of(e);
-        return refused != null ? Responses.problem(req, refused)
-                : internalError(pipeline, req, route, e);
-    }
-
-    /**
      * Logs an unexpected failure under an incident id ({@link InternalErrors}) and answers 500
      * naming the id, unless an answer went out already. Neither names the exception nor echoes
      * the request: the log has the route, not the URI.
      */
-    static int internalError(RequestPipeline pipeline, HttpServerRequest req, Route route,
-            RuntimeException e) {
+    private int internalError(HttpServerRequest req, Route route, Throwable e) {
         String detail = pipeline.errors().report(e, req.method().name() + " " + route.label());
         return req.response().ended() ? 200
                 : problem(req.response(), Problem.INTERNAL, detail);
     }
 
-    private int serve(Route route, HttpServerRequest req, long start) {
+    /**
+     * Answers a request: the status sent, now or later; what it throws or fails with is
+     * answered by {@link #answered}.
+     */
+    private Future<Integer> serve(Route route, HttpServerRequest req) {
         HttpServerResponse res = req.response();
         if (hasLargeBody(req, route)) {
-            return problemAndClose(req, Problem.CONTENT_TOO_LARGE, "this server reads no "
+            return sent(problemAndClose(req, Problem.CONTENT_TOO_LARGE, "this server reads no "
                     + "request bodies over " + MAX_BODY + " bytes, and chunked ones only when "
-                    + "creating a segment tag");
+                    + "creating a segment tag"));
         }
         boolean leafRoute = route == Route.LEAF_SEGMENT || route == Route.LEAF_SNOWFLAKE;
         if (leaf != null && route == Route.UNMATCHED && LeafCompat.under(req.path())) {
-            return leaf.notFound(req);
+            return sent(leaf.notFound(req));
         }
         if (route == Route.UNMATCHED) {
-            return problem(res, Problem.NOT_FOUND, "no endpoint at path '" + req.path() + "'");
+            return sent(problem(res, Problem.NOT_FOUND, "no endpoint at path '" + req.path()
+                    + "'"));
         }
         HttpMethod method = req.method();
         if (leaf != null && leafRoute && LeafCompat.serves(method)) {
-            return leafCall(route, req, start);
+            // idmint's token and rate checks, then Leaf's answers.
+            RequestPipeline.Caller caller = caller(req);
+            pipeline.authorise(caller, false, route.label());
+            return leaf.serve(route, req, caller);
         }
         if (method != HttpMethod.GET && (method != HttpMethod.HEAD || route.mints())
                 && (method != HttpMethod.POST || !route.posts())) {
             res.putHeader(HttpHeaders.ALLOW, route.allow());
-            return problem(res, Problem.METHOD_NOT_ALLOWED, "method " + method + " is not allowed"
-                    + " on " + route.label() + "; allowed: " + route.allow());
+            return sent(problem(res, Problem.METHOD_NOT_ALLOWED, "method " + method
+                    + " is not allowed on " + route.label() + "; allowed: " + route.allow()));
         }
         switch (route) {
             case LIVE, READY, STATUS, METRICS, PAGE, OPENAPI:
-                return ops.serve(route, req, start);
+                return ops.serve(route, req);
             default:
                 break;
         }
-        try {
-            RequestPipeline.Caller caller = caller(req);
-            pipeline.authorise(caller, route.admin(), route.label());
-            return switch (route) {
-                case SEGMENTS, SEGMENT_IDS, LEAF_SEGMENT ->
-                        segments.serve(route, req, start, caller);
-                default -> ids.serve(route, req, caller, start);
-            };
-        } catch (RuntimeException e) {
-            ApiException refused = ApiException.of(e);
-            if (refused == null) {
-                throw e;
-            }
-            return Responses.problem(req, refused);
-        }
-    }
-
-    /** A Leaf route in strict mode: idmint's token and rate checks, then Leaf's answers. */
-    private int leafCall(Route route, HttpServerRequest req, long start) {
-        try {
-            RequestPipeline.Caller caller = caller(req);
-            pipeline.authorise(caller, false, route.label());
-            return leaf.serve(route, req, start, caller);
-        } catch (RuntimeException e) {
-            ApiException refused = ApiException.of(e);
-            if (refused == null) {
-                throw e;
-            }
-            return Responses.problem(req, refused);
-        }
+        RequestPipeline.Caller caller = caller(req);
+        pipeline.authorise(caller, route.admin(), route.label());
+        return switch (route) {
+            case SEGMENTS, SEGMENT_IDS, LEAF_SEGMENT -> segments.serve(route, req, caller);
+            default -> ids.serve(route, req, caller);
+        };
     }
 
     /** Who is calling, read only when the pipeline checks tokens or rates. */

@@ -12,6 +12,7 @@ import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.json.ApiJson;
 import io.idmint.server.json.JsonBytes;
 import io.idmint.server.mint.CodesAndFormats;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.Map;
@@ -41,62 +42,57 @@ final class IdEndpoints {
     private final CodesAndFormats formats;
     private final RequestPipeline pipeline;
     private final TimeSource time;
-    private final HttpApi.Recorder recorder;
     private final LoopMint mint;
     private final JsonBytes out = new JsonBytes(64 * 1024);
 
     IdEndpoints(IdService service, CodesAndFormats formats, RequestPipeline pipeline,
-            TimeSource time, HttpApi.Recorder recorder) {
+            TimeSource time) {
         this.service = service;
         this.formats = formats;
         this.pipeline = pipeline;
         this.time = time;
-        this.recorder = recorder;
         this.mint = new LoopMint(service, time);
     }
 
     /**
-     * Answers a request on an ID route; returns the status sent, or {@link HttpApi#PENDING}
-     * when a batch waits for the next tick (it is recorded when answered).
+     * Answers a request on an ID route: the status sent, at once, or a tick later when a batch
+     * waits for the clock; a failure is {@link HttpApi}'s to answer.
      */
-    int serve(Route route, HttpServerRequest req, RequestPipeline.Caller caller,
-            long startNanos) {
+    Future<Integer> serve(Route route, HttpServerRequest req, RequestPipeline.Caller caller) {
         switch (route) {
             case LEAN_ID, LEAF_SNOWFLAKE -> {
                 // GET /v1/id as JSON, or GET /api/snowflake/get/{key}, Leaf's API, as text
                 // (the key is ignored).
                 Query.none(req.query());
                 pipeline.charge(caller, 1);
-                return mint(req, route, 1, startNanos);
+                return mint(req, route, 1);
             }
             case LEAN_IDS, IDS -> {
-                return mint(req, route, count(req, caller), startNanos);
+                return mint(req, route, count(req, caller));
             }
             case ID_PARTS, LEAN_DECODE -> {
-                return decode(req, route);
+                return Responses.sent(decode(req, route));
             }
             case CODE_PARTS -> {
-                return decodeCode(req);
+                return Responses.sent(decodeCode(req));
             }
             case CODES -> {
                 formats.requireCodes();
-                return mint(req, route, count(req, caller), startNanos);
+                return mint(req, route, count(req, caller));
             }
             default -> {
-                return strings(req, route, caller);
+                return Responses.sent(strings(req, route, caller));
             }
         }
     }
 
     /** Mints {@code n} snowflake IDs and answers with them, now or a tick later. */
-    private int mint(HttpServerRequest req, Route route, int n, long startNanos) {
+    private Future<Integer> mint(HttpServerRequest req, Route route, int n) {
         int taken = mint.now(n);
         if (taken == n) {
-            return answer(req.response(), route, mint.ids(), n);
+            return Responses.sent(answer(req.response(), route, mint.ids(), n));
         }
-        return mint.later(taken, n, (ids, m) -> answer(req.response(), route, ids, m),
-                e -> HttpApi.failed(pipeline, req, route, e),
-                status -> recorder.record(req, route, status, startNanos));
+        return mint.later(taken, n).map(ids -> answer(req.response(), route, ids, n));
     }
 
     /** Renders the snowflake IDs of a route. */

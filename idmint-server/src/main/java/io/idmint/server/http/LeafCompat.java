@@ -10,6 +10,7 @@ import io.idmint.server.api.SegmentService;
 import io.idmint.server.api.Tag;
 import io.idmint.server.json.Json;
 import io.idmint.spi.UnknownTagException;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -45,15 +46,13 @@ final class LeafCompat {
     private final SegmentService segments;
     private final RequestPipeline pipeline;
     private final TimeSource time;
-    private final HttpApi.Recorder recorder;
     private final LoopMint mint;
 
     LeafCompat(IdService service, SegmentService segments, RequestPipeline pipeline,
-            TimeSource time, HttpApi.Recorder recorder) {
+            TimeSource time) {
         this.segments = segments;
         this.pipeline = pipeline;
         this.time = time;
-        this.recorder = recorder;
         this.mint = new LoopMint(service, time);
     }
 
@@ -68,46 +67,41 @@ final class LeafCompat {
     }
 
     /**
-     * Answers a Leaf route, now or later ({@link HttpApi#PENDING}); the token was
-     * checked by {@link HttpApi}, which answers what this throws (429) as idmint does.
+     * Answers a Leaf route: the status sent, at once or when the ID is minted; the token was
+     * checked by {@link HttpApi}, which answers what this throws (429) or fails with (a bug) as
+     * idmint does.
      */
-    int serve(Route route, HttpServerRequest req, long startNanos,
-            RequestPipeline.Caller caller) {
+    Future<Integer> serve(Route route, HttpServerRequest req, RequestPipeline.Caller caller) {
         if (req.method() == HttpMethod.OPTIONS) {
             req.response().putHeader(HttpHeaders.ALLOW, ALLOW).end();
-            return 200;
+            return Responses.sent(200);
         }
         if (route == Route.LEAF_SNOWFLAKE) {
             pipeline.charge(caller, 1);
             try {
-                return mint.now(1) == 1 ? text(req, mint.ids()[0])
-                        : mint.later(0, 1, (ids, n) -> text(req, ids[0]),
-                                e -> snowflakeFailed(req, e),
-                                status -> recorder.record(req, route, status, startNanos));
+                if (mint.now(1) == 1) {
+                    return Responses.sent(text(req, mint.ids()[0]));
+                }
             } catch (IdUnavailableException e) {
-                return snowflakeFailed(req, e);
+                return Responses.sent(refused(req, e));
             }
+            return mint.later(0, 1).map(ids -> text(req, ids[0])).recover(e ->
+                    e instanceof IdUnavailableException u ? Future.succeededFuture(refused(req, u))
+                            : Future.failedFuture(e));
         }
         Tag tag = Tag.orNull(
                 decodedOrNull(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length())));
         if (tag == null) {
             // Leaf holds any key; one idmint cannot hold is a key no table row has.
-            return error(req, 500, "Internal Server Error", KEY_NOT_EXISTS);
+            return Responses.sent(error(req, 500, "Internal Server Error", KEY_NOT_EXISTS));
         }
         pipeline.charge(caller, 1);
-        Vertx.currentContext().executeBlocking(() -> segments.next(tag, Count.ONE), false)
-                .onComplete(done -> {
-                    int status;
-                    if (done.succeeded()) {
-                        status = text(req, done.result()[0]);
-                    } else {
-                        status = error(req, 500, "Internal Server Error",
+        return Vertx.currentContext().executeBlocking(() -> segments.next(tag, Count.ONE), false)
+                .transform(done -> Future.succeededFuture(done.succeeded()
+                        ? text(req, done.result()[0])
+                        : error(req, 500, "Internal Server Error",
                                 done.cause() instanceof UnknownTagException ? KEY_NOT_EXISTS
-                                        : TWO_SEGMENTS_ARE_NULL);
-                    }
-                    recorder.record(req, route, status, startNanos);
-                });
-        return HttpApi.PENDING;
+                                        : TWO_SEGMENTS_ARE_NULL)));
     }
 
     /** A path under Leaf's endpoints that names no key: Spring's 404. */
@@ -119,19 +113,12 @@ final class LeafCompat {
      * Leaf's snowflake codes: -3 the clock went back more than 5 ms, -2 interrupted, -1 any
      * other refusal (Leaf's "clock still behind after waiting").
      */
-    /** Leaf's answer when no ID could be minted; a bug is a 500 of idmint's. */
-    private int snowflakeFailed(HttpServerRequest req, RuntimeException e) {
-        return e instanceof IdUnavailableException u
-                ? error(req, 500, "Internal Server Error", snowflakeCode(u))
-                : HttpApi.internalError(pipeline, req, Route.LEAF_SNOWFLAKE, e);
-    }
-
-    private static long snowflakeCode(IdUnavailableException e) {
-        return switch (e.reason()) {
+    private int refused(HttpServerRequest req, IdUnavailableException e) {
+        return error(req, 500, "Internal Server Error", switch (e.reason()) {
             case CLOCK_BEHIND -> -3;
             case INTERRUPTED -> -2;
             default -> -1;
-        };
+        });
     }
 
     /** 200, the ID as the whole text body; a HEAD gets the headers only, as from Spring. */

@@ -5,12 +5,12 @@ import io.idmint.IdUnavailableException.Reason;
 import io.idmint.TimeSource;
 import io.idmint.server.api.IdService;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.function.IntConsumer;
-import java.util.function.ToIntFunction;
 
 /**
  * Snowflake IDs for an HTTP event loop, which never waits for the clock (docs/http-grpc.md,
@@ -19,15 +19,10 @@ import java.util.function.ToIntFunction;
  * behind the last ID), {@link #later} queues the request; one worker thread per loop then waits
  * for the time source's next millisecond (a precise park, as the generator's own wait), and the
  * loop takes the rest for every queued request in arrival order, again a tick later for those
- * still short, and answers each when it is whole. Meanwhile the loop serves its other
+ * still short, and completes each when it is whole. Meanwhile the loop serves its other
  * connections. One instance per event loop: only that loop touches it.
  */
 final class LoopMint {
-
-    /** Renders the IDs of a request and answers it; returns the status sent. */
-    interface Answer {
-        int send(long[] ids, int n);
-    }
 
     private final IdService service;
     private final TimeSource time;
@@ -58,17 +53,18 @@ final class LoopMint {
 
     /**
      * Finishes a request that {@link #now} left at {@code taken} of {@code n} IDs: takes the
-     * rest, every ID above those taken, a tick later or more, then answers with {@code answer};
-     * a failure (the generator refusing, or a bug) is answered by {@code failure}. Either way
-     * {@code done} gets the status sent. Returns {@link HttpApi#PENDING}.
+     * rest, every ID above those taken, a tick later or more.
+     *
+     * @return the whole batch, on this event loop; or the generator's refusal (or, when the
+     *     server closes first, {@link Reason#CLOSED})
      */
-    int later(int taken, int n, Answer answer, ToIntFunction<RuntimeException> failure,
-            IntConsumer done) {
-        waiting.add(new Waiting(Arrays.copyOf(ids, n), taken, answer, failure, done));
+    Future<long[]> later(int taken, int n) {
+        Waiting w = new Waiting(Arrays.copyOf(ids, n), taken);
+        waiting.add(w);
         if (waiting.size() == 1) {
             awaitTick(Vertx.currentContext());
         }
-        return HttpApi.PENDING;
+        return w.whole.future();
     }
 
     private void awaitTick(Context loop) {
@@ -94,25 +90,18 @@ final class LoopMint {
     private final class Waiting {
         private final long[] batch;
         private int taken;
-        private final Answer answer;
-        private final ToIntFunction<RuntimeException> failure;
-        private final IntConsumer done;
+        private final Promise<long[]> whole = Promise.promise();
 
-        Waiting(long[] batch, int taken, Answer answer,
-                ToIntFunction<RuntimeException> failure, IntConsumer done) {
+        Waiting(long[] batch, int taken) {
             this.batch = batch;
             this.taken = taken;
-            this.answer = answer;
-            this.failure = failure;
-            this.done = done;
         }
 
         /**
-         * Takes what it can; answers and returns true once whole or failed, or, when
+         * Takes what it can; completes and returns true once whole or failed, or, when
          * {@code last}, short (the server is closing).
          */
         boolean resume(boolean last) {
-            int status;
             try {
                 taken = service.fillNow(batch, taken, batch.length);
                 if (taken < batch.length) {
@@ -122,11 +111,10 @@ final class LoopMint {
                     throw new IdUnavailableException(Reason.CLOSED, "the server is closing; "
                             + "ask another server", Duration.ofSeconds(1));
                 }
-                status = answer.send(batch, batch.length);
+                whole.complete(batch);
             } catch (RuntimeException e) {
-                status = failure.applyAsInt(e);
+                whole.fail(e);
             }
-            done.accept(status);
             return true;
         }
     }

@@ -12,6 +12,7 @@ import io.idmint.server.api.SegmentService;
 import io.idmint.server.json.ApiJson;
 import io.idmint.server.json.Json;
 import io.idmint.server.ops.Metrics;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -21,7 +22,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
-import java.util.function.ToIntFunction;
+import java.util.function.Function;
 
 /**
  * Operations endpoints: {@code /health/live}, {@code /health/ready}, {@code /metrics}, the status
@@ -50,14 +51,12 @@ final class OpsEndpoints {
     private final TimeSource time;
     private final NodeInfo node;
     private final byte[] openapi;
-    private final HttpApi.Recorder recorder;
     private final RequestPipeline pipeline;
 
     OpsEndpoints(IdService service, SegmentService segments, Metrics metrics, TimeSource time,
-            NodeInfo node, HttpApi.Recorder recorder, RequestPipeline pipeline) {
+            NodeInfo node, RequestPipeline pipeline) {
         this.node = node;
         this.pipeline = pipeline;
-        this.recorder = recorder;
         this.openapi = OpenApiDocument.forMaxCount(service.maxCount());
         this.service = service;
         this.segments = segments;
@@ -66,11 +65,11 @@ final class OpsEndpoints {
     }
 
     /**
-     * Answers a GET or HEAD on one of the operations routes; returns the status sent, or
-     * {@link HttpApi#PENDING} for the two rendered on a worker thread (metrics and status grow
-     * with the segment tags served, and an event loop must never wait on rendering).
+     * Answers a GET or HEAD on one of the operations routes: the status sent, at once, or once
+     * rendered on a worker thread for metrics and status (they grow with the segment tags
+     * served, and an event loop must never wait on rendering).
      */
-    int serve(Route route, HttpServerRequest req, long startNanos) {
+    Future<Integer> serve(Route route, HttpServerRequest req) {
         HttpServerResponse res = req.response();
         try {
             if (route == Route.PAGE) {
@@ -80,8 +79,28 @@ final class OpsEndpoints {
                 Query.none(req.query());
             }
         } catch (ApiException e) {
-            return Responses.problem(res, e.problem(), e.getMessage());
+            return Responses.sent(Responses.problem(res, e.problem(), e.getMessage()));
         }
+        return switch (route) {
+            case STATUS -> {
+                boolean tags = showsTags(req);
+                yield rendered(() -> status(tags), text -> Responses.json(res, 200, text));
+            }
+            case METRICS -> {
+                boolean tags = showsTags(req);
+                yield rendered(() -> tags ? metrics.scrape() : withoutTags(metrics.scrape()),
+                        text -> {
+                            res.putHeader(HttpHeaders.CONTENT_TYPE, PROMETHEUS_TEXT)
+                                    .end(Buffer.buffer(text));
+                            return 200;
+                        });
+            }
+            default -> Responses.sent(now(route, res));
+        };
+    }
+
+    /** Answers a route that needs no rendering off the event loop. */
+    private int now(Route route, HttpServerResponse res) {
         switch (route) {
             case LIVE:
                 return Responses.json(res, 200, LIVE);
@@ -100,20 +119,6 @@ final class OpsEndpoints {
                         .addRaw("reason", reason(s))
                         .add("detail", s.detail())
                         .addRaw("workers", workers(s)).toString());
-            }
-            case STATUS: {
-                boolean tags = showsTags(req);
-                return rendered(route, req, startNanos, () -> status(tags),
-                        text -> Responses.json(res, 200, text));
-            }
-            case METRICS: {
-                boolean tags = showsTags(req);
-                return rendered(route, req, startNanos,
-                        () -> tags ? metrics.scrape() : withoutTags(metrics.scrape()), text -> {
-                    res.putHeader(HttpHeaders.CONTENT_TYPE, PROMETHEUS_TEXT)
-                            .end(Buffer.buffer(text));
-                    return 200;
-                });
             }
             case PAGE:
                 res.putHeader(HttpHeaders.CONTENT_TYPE, HTML).putHeader(CSP, PAGE_POLICY)
@@ -150,21 +155,9 @@ final class OpsEndpoints {
     }
 
     /** Renders on a worker thread, then sends on the request's event loop. */
-    private int rendered(Route route, HttpServerRequest req, long startNanos,
-            Callable<String> render, ToIntFunction<String> send) {
-        Vertx.currentContext().executeBlocking(render, false).onComplete(done -> {
-            int status;
-            try {
-                status = done.succeeded() ? send.applyAsInt(done.result())
-                        : HttpApi.internalError(pipeline, req, route,
-                                done.cause() instanceof RuntimeException r ? r
-                                        : new IllegalStateException(done.cause()));
-            } catch (RuntimeException e) {
-                status = HttpApi.internalError(pipeline, req, route, e);
-            }
-            recorder.record(req, route, status, startNanos);
-        });
-        return HttpApi.PENDING;
+    private static Future<Integer> rendered(Callable<String> render,
+            Function<String, Integer> send) {
+        return Vertx.currentContext().executeBlocking(render, false).map(send);
     }
 
     /**

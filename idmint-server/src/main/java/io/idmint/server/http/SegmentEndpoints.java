@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 
 /**
  * The segment endpoints of the HTTP API (see docs/http-grpc.md and docs/segments.md): a tag's
@@ -46,32 +45,27 @@ final class SegmentEndpoints {
 
     private final SegmentService segments;
     private final RequestPipeline pipeline;
-    private final HttpApi.Recorder recorder;
     private final Duration bodyTimeout;
     private final JsonBytes out = new JsonBytes(16 * 1024);
 
     /** @param bodyTimeout how long a request body may take to arrive whole (idle-timeout) */
-    SegmentEndpoints(SegmentService segments, RequestPipeline pipeline,
-            HttpApi.Recorder recorder, Duration bodyTimeout) {
+    SegmentEndpoints(SegmentService segments, RequestPipeline pipeline, Duration bodyTimeout) {
         this.segments = segments;
         this.pipeline = pipeline;
-        this.recorder = recorder;
         this.bodyTimeout = bodyTimeout;
     }
 
     /**
-     * Answers a request on a segment route, now (returning its status) or later (returning
-     * {@link HttpApi#PENDING}); the token was checked by {@link HttpApi}, which also answers
-     * what this throws.
+     * Answers a request on a segment route: the status sent, once the store's work is done; the
+     * token was checked by {@link HttpApi}, which also answers what this throws or fails with.
      */
-    int serve(Route route, HttpServerRequest req, long startNanos,
-            RequestPipeline.Caller caller) {
+    Future<Integer> serve(Route route, HttpServerRequest req, RequestPipeline.Caller caller) {
         HttpServerResponse res = req.response();
         if (route == Route.SEGMENTS) {
             Query.none(req.query());
-            return req.method() == HttpMethod.POST ? create(req, startNanos)
-                    : later(req, route, startNanos, blocking(segments::tags),
-                            tags -> Responses.json(res, 200, tagsJson(tags)));
+            return req.method() == HttpMethod.POST ? create(req)
+                    : blocking(segments::tags).map(tags -> Responses.json(res, 200,
+                            tagsJson(tags)));
         }
         String tag;
         Count n;
@@ -85,13 +79,12 @@ final class SegmentEndpoints {
         }
         Tag checked = RequestPipeline.parse(() -> Tag.of(tag));
         pipeline.charge(caller, n.value());
-        return later(req, route, startNanos, blocking(() -> segments.next(checked, n)),
-                ids -> route == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
-                        : Responses.text(res, out, ids[0]));
+        return blocking(() -> segments.next(checked, n)).map(ids -> route == Route.SEGMENT_IDS
+                ? Responses.json(res, idsJson(tag, ids)) : Responses.text(res, out, ids[0]));
     }
 
     /** {@code POST /api/v1/segments}: reads the body, creates the tag, answers 201. */
-    private int create(HttpServerRequest req, long startNanos) {
+    private Future<Integer> create(HttpServerRequest req) {
         Context context = Vertx.currentContext();
         Future<TagInfo> created = body(req).compose(body -> {
             Map<String, Object> o = createRequest(body);
@@ -101,8 +94,7 @@ final class SegmentEndpoints {
             RequestPipeline.check(() -> segments.checkCreate(tag, start, step));
             return context.executeBlocking(() -> segments.create(tag, start, step), false);
         });
-        return later(req, Route.SEGMENTS, startNanos, created,
-                t -> Responses.json(req.response(), 201, tagJson(t).toString()));
+        return created.map(t -> Responses.json(req.response(), 201, tagJson(t).toString()));
     }
 
     /**
@@ -182,34 +174,6 @@ final class SegmentEndpoints {
 
     private static <T> Future<T> blocking(Callable<T> work) {
         return Vertx.currentContext().executeBlocking(work, false);
-    }
-
-    /** Answers a failure as {@link SegmentService} documents it. */
-    private static int failed(HttpServerRequest req, Throwable e) {
-        ApiException refused = ApiException.of(e);
-        if (refused == null) {
-            throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
-        }
-        return Responses.problem(req, refused);
-    }
-
-    /**
-     * Answers with {@code answer} once {@code work} is done, or with its failure as a problem,
-     * and records the request then.
-     */
-    private <T> int later(HttpServerRequest req, Route route, long startNanos, Future<T> work,
-            Function<T, Integer> answer) {
-        work.onComplete(done -> {
-            int status;
-            try {
-                status = done.succeeded() ? answer.apply(done.result())
-                        : failed(req, done.cause());
-            } catch (RuntimeException e) {
-                status = HttpApi.internalError(pipeline, req, route, e);
-            }
-            recorder.record(req, route, status, startNanos);
-        });
-        return HttpApi.PENDING;
     }
 
     /** {@code {"tag":"order","ids":["1001",…]}}. */
