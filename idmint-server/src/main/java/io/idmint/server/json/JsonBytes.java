@@ -8,6 +8,12 @@ import java.util.Arrays;
  * A reusable byte array that JSON responses are written into: IDs and numbers go in as ASCII
  * digits with no String in between, and the result is copied once into the response buffer. Not
  * thread-safe: each event loop owns one.
+ *
+ * <p>Hand-written only for the answers that carry IDs, because it measured 1.5-4 times faster
+ * than Jackson's generator writing the same {@code {"ids":[…]}} into a reused buffer (JMH
+ * {@code JsonBenchmark}, 2026-11-28, one thread on a loaded 2-core machine: 103 vs 403 ns for one
+ * ID, 6.3 vs 19.7 µs for 100, 65 vs 99 µs for 1000); every other answer and every request body
+ * goes through Jackson ({@link Json}, {@link StrictJson}).
  */
 public final class JsonBytes {
 
