@@ -102,6 +102,13 @@ class DocsTest {
                 .filteredOn(m -> !readme.contains("| `" + m + "` |")).isEmpty();
     }
 
+    /** The README is the front door: a page, with depth in docs/ (issue 36 found it at 218). */
+    @Test
+    void readme_isAtMost200Lines() {
+        assertThat(read(ROOT.resolve("README.md")).lines().count())
+                .as("README.md lines: move depth to docs/").isLessThanOrEqualTo(200);
+    }
+
     /** docs/testing.md says where each behaviour is tested: every test class is findable there. */
     @Test
     void testingTable_listsEveryTestClass() throws IOException {
