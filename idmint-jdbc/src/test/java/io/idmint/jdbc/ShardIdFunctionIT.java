@@ -309,6 +309,37 @@ class ShardIdFunctionIT {
         assertRegistry(url, "1 first " + Layout.INSTAGRAM.spec());
     }
 
+    /**
+     * Two first installs into an empty database: the second waits for the first, then finds
+     * its schema and registry and registers beside it (without the install's lock it failed on
+     * a duplicate key of the catalog as the first committed).
+     */
+    @Test
+    void concurrentFirstInstalls_onAnEmptyDatabase_bothRegister() throws Exception {
+        String url = pg.createDatabase("first_race");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection first = DriverManager.getConnection(url);
+                Connection admin = DriverManager.getConnection(url);
+                Statement s = first.createStatement()) {
+            first.setAutoCommit(false);
+            for (String sql : function(Layout.INSTAGRAM, "first", 1).statements()) {
+                s.execute(sql);
+            }
+            Future<?> second = pool.submit(() -> {
+                install(url, function(Layout.INSTAGRAM, "second", 2));
+                return null;
+            });
+            awaitInstallWaitingOnLock(admin);
+            first.commit();
+
+            second.get(30, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdown();
+        }
+        assertRegistry(url, "1 first " + Layout.INSTAGRAM.spec(),
+                "2 second " + Layout.INSTAGRAM.spec());
+    }
+
     /** A database installed before the one-layout rule may hold two: verify says so. */
     @Test
     void verify_reportsARegistryOfTwoLayouts() throws Exception {

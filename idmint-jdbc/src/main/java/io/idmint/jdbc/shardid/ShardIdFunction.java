@@ -39,6 +39,11 @@ public final class ShardIdFunction {
     public static final String TIME_OUT_OF_RANGE = "IDM02";
     /** SQLSTATE raised when the schema's shard is not registered as the function expects. */
     public static final String NOT_REGISTERED = "IDM03";
+    /**
+     * The transaction-level advisory lock every install takes first: "idmint" in ASCII, a key
+     * another application is unlikely to use.
+     */
+    public static final long INSTALL_LOCK = 0x69646d696e74L;
 
     private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     private static final Duration MAX_WAIT_LIMIT = Duration.ofSeconds(10);
@@ -160,15 +165,17 @@ public final class ShardIdFunction {
     public List<String> statements() {
         String spec = layout.spec();
         return List.of(
+                // Every install, first: the next one waits for this transaction to end, then
+                // sees what it made. CREATE ... IF NOT EXISTS alone is not safe between two
+                // transactions (the second fails on a duplicate catalog row), and a lock on
+                // idmint.shard needs the table to exist first.
+                "SELECT pg_advisory_xact_lock(" + INSTALL_LOCK + ")",
                 "CREATE SCHEMA IF NOT EXISTS " + REGISTRY_SCHEMA,
                 "CREATE TABLE IF NOT EXISTS " + REGISTRY_SCHEMA + ".shard (\n"
                         + "    shard integer PRIMARY KEY CHECK (shard >= 0),\n"
                         + "    schema_name text NOT NULL UNIQUE,\n"
                         + "    layout text NOT NULL,\n"
                         + "    installed_at timestamptz NOT NULL DEFAULT now())",
-                // Two installs at once: the second waits, then sees the first's row (and
-                // its layout).
-                "LOCK TABLE " + REGISTRY_SCHEMA + ".shard IN SHARE ROW EXCLUSIVE MODE",
                 "INSERT INTO " + REGISTRY_SCHEMA + ".shard (shard, schema_name, layout)\n"
                         + "    VALUES (" + shard + ", '" + schema + "', '" + spec + "')\n"
                         + "    ON CONFLICT DO NOTHING",
