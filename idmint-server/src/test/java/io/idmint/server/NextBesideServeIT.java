@@ -102,6 +102,86 @@ class NextBesideServeIT {
         assertThat(listed.get("1")).as("next's worker").containsEntry("holder", "");
     }
 
+    /**
+     * Many processes on one data directory at once, some killed with SIGKILL while they hold a
+     * worker: six {@code next} runs that block on a full stdout pipe (holding their workers),
+     * three of them killed, listings between, three more runs after. No ID twice across every
+     * process (a killed run's IDs counted up to its last whole line), no two holders of a worker
+     * in one millisecond, and the server keeps worker 0 throughout.
+     */
+    @Test
+    void manyNextRunsBesideServe_someKilled_noDuplicate_andTheServerKeepsItsWorker()
+            throws Exception {
+        procs = new IdmintProcesses(tmp);
+        Node server = procs.serve("s", Map.of(), "--lease-reservation", "1s");
+        server.awaitReady(Duration.ofSeconds(30));
+        Path data = procs.dataDir("s");
+        Map<String, long[]> holders = new java.util.LinkedHashMap<>();
+        List<Long> serverIds = new ArrayList<>(server.mint(2000));
+
+        List<Process> blocked = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            blocked.add(procs.startPiped("blocked" + i, Map.of(), "next", "-n", "300000",
+                    "--data-dir", data.toString()));
+        }
+        // Nobody reads their stdout yet: each fills its pipe and blocks holding its worker.
+        procs.await(Duration.ofSeconds(60), "seven workers held (the server and six next runs)",
+                () -> held(data) == 7, () -> held(data) + " held");
+        for (int i = 0; i < 3; i++) {
+            Process p = blocked.get(i);
+            p.toHandle().destroyForcibly();
+            assertThat(p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            holders.put("killed" + i, wholeLines(IdmintProcesses.drain(p.getInputStream())));
+        }
+        assertThat(held(data)).as("held after three SIGKILLs: the OS dropped their locks")
+                .isEqualTo(4);
+        serverIds.addAll(server.mint(2000));
+        for (int i = 0; i < 3; i++) {
+            Run more = procs.run("more" + i, Map.of(), "next", "-n", "20000", "--data-dir",
+                    data.toString());
+            assertThat(more.exitCode()).as(more.err()).isZero();
+            holders.put("more" + i, toArray(more.ids()));
+        }
+        for (int i = 3; i < 6; i++) {
+            Process p = blocked.get(i);
+            long[] ids = wholeLines(IdmintProcesses.drain(p.getInputStream()));
+            assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(procs.stderrOf("blocked" + i)).isZero();
+            assertThat(ids).as("blocked%d's IDs once read", i).hasSize(300_000);
+            holders.put("blocked" + i, ids);
+        }
+        serverIds.addAll(server.mint(2000));
+        holders.put("server", toArray(serverIds));
+
+        io.idmint.testkit.IdOracle.assertDisjointHolders(Layout.SNOWFLAKE, holders);
+        assertThat(serverIds).allSatisfy(id -> assertThat(Layout.SNOWFLAKE.decode(id)
+                .workerId()).as("worker of %d from the server", id).isZero());
+        assertThat(server.stderr()).as(procs.describe("the server's log")).doesNotContain(
+                "-> LOST");
+        assertThat((String) list(data).get("0").get("holder")).endsWith("/" + server.pid());
+    }
+
+    /** How many workers {@code registry list} shows held. */
+    private int held(Path data) {
+        try {
+            return (int) list(data).values().stream()
+                    .filter(row -> !"".equals(row.get("holder"))).count();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The IDs of a stdout cut off anywhere: its whole lines only. */
+    private static long[] wholeLines(String out) {
+        int end = out.lastIndexOf('\n');
+        return end < 0 ? new long[0] : out.substring(0, end + 1).lines()
+                .filter(l -> !l.isEmpty()).mapToLong(Long::parseLong).toArray();
+    }
+
+    private static long[] toArray(List<Long> ids) {
+        return ids.stream().mapToLong(Long::longValue).toArray();
+    }
+
     /** {@code registry list --json} of {@code data}, by worker ID. */
     private Map<String, Map<String, Object>> list(Path data) throws Exception {
         Run list = procs.run("list", Map.of(), "registry", "list", "--data-dir",
