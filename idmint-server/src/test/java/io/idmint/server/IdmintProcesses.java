@@ -214,7 +214,8 @@ final class IdmintProcesses implements AutoCloseable {
 
     /**
      * Starts {@code idmint serve --http-port 0 --grpc-port 0 --bind 127.0.0.1 args…} and waits
-     * for its banner (which it prints once it listens, ready or not).
+     * for its banner (which it prints once it listens and its worker claim has answered, ready
+     * or not).
      */
     Node serve(String name, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
