@@ -41,8 +41,11 @@ import java.util.stream.Stream;
  * state file's generation, bumped on every write.
  *
  * <p>POSIX record locks belong to the process, and closing <em>any</em> descriptor of a file drops
- * them all, so this JVM never opens a second descriptor on a lock file it holds: {@link #IN_JVM}
- * remembers every lock file held by any instance here.
+ * them all, so this JVM never opens a second descriptor on a lock file it holds, not even to read
+ * it: {@link #IN_JVM} remembers every lock file held (or being tried) by any instance here, and
+ * {@link #HELD} the channel of each one held, through which it is read. (Reading a held lock
+ * file with a descriptor of its own, as {@link #list} once did for the holder's name, dropped the
+ * lock: another process then took the worker from under its holder.)
  *
  * <p>A lock file holds one byte once its state file has been written, so a state file that goes
  * missing later is reported instead of being mistaken for a fresh worker, whose HWM is 0.
@@ -50,6 +53,8 @@ import java.util.stream.Stream;
 final class StaticRegistry implements WorkerRegistry {
 
     private static final Set<Path> IN_JVM = ConcurrentHashMap.newKeySet();
+    /** The channel of every lock file a registry in this JVM holds the lock of. */
+    private static final Map<Path, FileChannel> HELD = new ConcurrentHashMap<>();
 
     private final Path root;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
@@ -89,6 +94,7 @@ final class StaticRegistry implements WorkerRegistry {
                     IN_JVM.remove(lockPath);
                     continue;
                 }
+                HELD.put(lockPath, channel);
                 State state = read(dir, dc, worker, request.layoutSpec());
                 boolean used = usedBefore(channel);
                 if (state == null) {
@@ -222,6 +228,7 @@ final class StaticRegistry implements WorkerRegistry {
     /** Closes the channel (which drops the OS lock) and forgets the lock file. */
     private static void unlock(Path lockPath, FileChannel channel) {
         if (channel != null) {
+            HELD.remove(lockPath, channel);
             try {
                 channel.close();
             } catch (IOException ignored) {
@@ -261,22 +268,40 @@ final class StaticRegistry implements WorkerRegistry {
         return out;
     }
 
-    /** The holder named in a lock file if some process holds its lock, else "". */
+    /**
+     * The holder named in a lock file if some process holds its lock, else "". A lock file held
+     * in this JVM is read through the channel that holds it; any other is opened only while no
+     * thread here uses it, and read through the same descriptor that probes its lock.
+     */
     private static String holderOf(Path lockPath) throws IOException {
-        String text = Files.readString(lockPath, StandardCharsets.UTF_8);
-        String holder = text.length() > 2 ? text.substring(2).trim() : "?";
-        if (IN_JVM.contains(lockPath)) {
-            return holder;
+        FileChannel held = HELD.get(lockPath);
+        if (held != null) {
+            return holderIn(held);
         }
         if (!IN_JVM.add(lockPath)) {
-            return holder;
+            // Being claimed or probed by another thread here at this very moment.
+            held = HELD.get(lockPath);
+            return held != null ? holderIn(held) : "?";
         }
-        try (FileChannel channel = FileChannel.open(lockPath, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(lockPath, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
             FileLock probe = tryLock(channel);
-            return probe == null ? holder : "";
+            return probe == null ? holderIn(channel) : "";
         } finally {
             IN_JVM.remove(lockPath);
         }
+    }
+
+    /** The holder a lock file names, read through {@code channel} without moving it. */
+    private static String holderIn(FileChannel channel) throws IOException {
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(4096);
+        long pos = 0;
+        int n;
+        while (buf.hasRemaining() && (n = channel.read(buf, pos)) > 0) {
+            pos += n;
+        }
+        String text = new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
+        return text.length() > 2 ? text.substring(2).trim() : "?";
     }
 
     @Override

@@ -7,15 +7,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idmint.IdUnavailableException.Reason;
 import io.idmint.spi.Claim;
 import io.idmint.spi.RegistryException;
+import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.ManualTimeSource;
 import io.idmint.testkit.WorkerRegistryContract;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -143,6 +146,51 @@ class StaticRegistryTest extends WorkerRegistryContract {
             }
             IdOracle.assertDisjointHolders(Layout.SNOWFLAKE, Map.of("a", ids[0], "b", ids[1]));
         }
+    }
+
+    /**
+     * Listing the workers (as the fleet clock check does at every claim and every 10 s, and as
+     * {@code registry list} does) keeps the OS lock of a worker this process holds (issue 36,
+     * item 10): the lock file read with a descriptor of its own dropped the lock, so that
+     * {@code idmint next} beside a running server took the server's worker from under it, and
+     * {@code registry list} showed that worker free.
+     */
+    @Test
+    void listingTheWorkers_keepsTheOsLockOfAHeldWorker() throws Exception {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/locks")), "Linux's /proc/locks");
+        WorkerRegistry r = connect();
+        Claim c = r.claim(request(3, 0));
+        Path lock = stateFile(0).resolveSibling("worker-1-0.lock");
+        assertThat(lockedByThisProcess(lock)).as("locked once claimed").isTrue();
+
+        assertThat(r.list(namespace)).singleElement().extracting(WorkerRecord::holder)
+                .isEqualTo("test/3");
+        assertThat(r.heldWorkers(namespace)).hasSize(1);
+        try (WorkerRegistry other = connect()) {
+            assertThat(other.list(namespace)).singleElement().extracting(WorkerRecord::holder)
+                    .isEqualTo("test/3");
+        }
+
+        assertThat(lockedByThisProcess(lock)).as("still locked after three listings").isTrue();
+        r.release(c, 0);
+        assertThat(lockedByThisProcess(lock)).as("unlocked once released").isFalse();
+        assertThat(r.list(namespace)).singleElement().extracting(WorkerRecord::holder)
+                .isEqualTo("");
+    }
+
+    /** Whether /proc/locks lists a POSIX lock of this process on {@code file}. */
+    private static boolean lockedByThisProcess(Path file) throws IOException {
+        long inode = ((Number) Files.getAttribute(file, "unix:ino")).longValue();
+        String pid = Long.toString(ProcessHandle.current().pid());
+        for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
+            // 1: POSIX  ADVISORY  WRITE 9044 fe:00:2214764 0 EOF
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 6 && f[1].equals("POSIX") && f[4].equals(pid)
+                    && f[5].endsWith(":" + inode)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test

@@ -18,7 +18,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code idmint serve}: runs the server until SIGTERM (or Ctrl-C), then stops gracefully and
- * exits 0. Prints one line to stdout once it is listening (see {@link Server#banner()}).
+ * exits 0. Prints one line to stdout once it is listening and its worker claim has answered (see
+ * {@link Server#banner()}); it listens, live and not ready, while the claim runs.
  */
 final class ServeCommand implements Callable<Integer> {
 
@@ -66,9 +67,24 @@ final class ServeCommand implements Callable<Integer> {
                 err.flush();
             }
         };
-        Server server = Server.start(config, line -> say.accept(Level.WARNING, line));
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, say),
-                "idmint-shutdown"));
+        // Listening first, claiming after (Server.listen): liveness and segments answer while a
+        // claim waits, and SIGTERM during the claim stops the server cleanly.
+        Server server = Server.listen(config, line -> say.accept(Level.WARNING, line));
+        Thread hook = new Thread(() -> stop(server, say), "idmint-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        boolean answered;
+        try {
+            answered = server.awaitClaim();
+        } catch (RuntimeException e) {
+            // The claim failed for good and the server closed: exit as a start that failed,
+            // with the claim's message and exit code, not through the hook's exit 0.
+            removeHook(hook);
+            throw e;
+        }
+        if (!answered) {
+            server.awaitClosed(); // SIGTERM during the claim: the hook stops and exits
+            return ExitCode.OK;
+        }
         OutputStream out = invocation.stdout();
         String registry = config.get(Config.REGISTRY);
         java.util.List<String> peers = config.get(Config.STATIC_PEERS);
@@ -84,6 +100,14 @@ final class ServeCommand implements Callable<Integer> {
         out.flush();
         server.awaitClosed();
         return ExitCode.OK;
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // Shutting down already: the hook runs, and closing the server again is harmless.
+        }
     }
 
     /**

@@ -15,8 +15,8 @@ import io.idmint.server.grpc.GrpcHealth;
 import io.idmint.server.grpc.GrpcIdStream;
 import io.idmint.server.http.HttpApi;
 import io.idmint.server.http.Route;
+import io.idmint.server.mint.ClaimingGenerator;
 import io.idmint.server.mint.CodesAndFormats;
-import io.idmint.server.mint.LeasedGenerator;
 import io.idmint.server.mint.StaticPeerCheck;
 import io.idmint.server.ops.AccessLog;
 import io.idmint.server.ops.BuildInfo;
@@ -44,8 +44,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * A running {@code idmint serve}: the generator, the segment generator and its store
  * ({@link SegmentService}), HTTP on Vert.x (one {@link HttpApi} per event loop, one event loop
- * per core) and gRPC, started together and stopped together. Used by
- * {@link ServeCommand} and, in-process, by the tests.
+ * per core) and gRPC, stopped together. They start together too, except the generator's worker
+ * claim, which starts once the server listens and runs off the start path
+ * ({@link ClaimingGenerator}). Used by {@link ServeCommand} and, in-process, by the tests.
  */
 public final class Server implements AutoCloseable {
 
@@ -65,12 +66,14 @@ public final class Server implements AutoCloseable {
     private final ServerTls tls;
     /** Everything the start opened, closed in reverse once the listeners have drained. */
     private final ResourceStack opened;
+    /** The generator, whose claim runs while the server listens. */
+    private final ClaimingGenerator minter;
     private final CountDownLatch closed = new CountDownLatch(1);
     private boolean closing;
 
     private Server(IdService service, Vertx vertx, List<String> deployments, io.grpc.Server grpc,
             GrpcHealth health, GrpcIdStream.Pauses pauses, int httpPort, Config config,
-            TimeSource time, ServerTls tls, ResourceStack opened) {
+            TimeSource time, ServerTls tls, ResourceStack opened, ClaimingGenerator minter) {
         this.service = service;
         this.vertx = vertx;
         this.deployments = deployments;
@@ -83,12 +86,13 @@ public final class Server implements AutoCloseable {
         this.time = time;
         this.tls = tls;
         this.opened = opened;
+        this.minter = minter;
     }
 
     /**
-     * Opens the generator and the segment store and starts listening. A generator that cannot
-     * get a worker yet, or a segment store that is down, does not stop the start: the server
-     * answers 503 until it has one.
+     * Starts listening ({@link #listen(Config, java.util.function.Consumer)}), then waits for the
+     * worker claim to answer ({@link #awaitClaim()}): the server returned holds a worker, or is
+     * retrying a registry that cannot give one yet.
      *
      * @param warn hears warnings for the operator (codes.dev, a segment store not answering,
      *     TLS files refused on reload)
@@ -101,35 +105,69 @@ public final class Server implements AutoCloseable {
 
     /**
      * As {@link #start(Config, java.util.function.Consumer)}, with the TLS files read again every
-     * {@code tlsPeriod}: tests that reload them by hand pass one that never comes. Each part is
-     * pushed on a {@link ResourceStack} as it opens; a start that fails closes what it opened,
-     * in reverse, and a running server does the same once its listeners have drained.
+     * {@code tlsPeriod}: tests that reload them by hand pass one that never comes.
      */
     static Server start(Config config, java.util.function.Consumer<String> warn,
             Duration tlsPeriod) {
+        Server server = listen(config, warn, tlsPeriod);
+        try {
+            server.awaitClaim();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            server.close();
+            throw new IllegalStateException("interrupted while claiming a worker ID", e);
+        }
+        return server;
+    }
+
+    /**
+     * Opens the segment store, listens (HTTP, gRPC, health, segments, the status page), and only
+     * then starts claiming the generator's worker, off the start path ({@link ClaimingGenerator}):
+     * a claim that waits (a ZooKeeper {@code leaf-name} node restarted after a kill waits for its
+     * previous session to expire, a registry that is down takes its call timeout) holds nothing
+     * up. Until a worker is held the server is live and not ready, and ID calls answer 503
+     * (gRPC UNAVAILABLE) with the claim as the reason; a segment store that is down does not
+     * stop the start either. The rules that tie settings together are checked before anything
+     * opens, so a start they refuse has claimed nothing.
+     *
+     * @throws IllegalArgumentException naming a bad setting, or a TLS file that is wrong
+     * @throws IllegalStateException when a port is taken
+     */
+    static Server listen(Config config, java.util.function.Consumer<String> warn) {
+        return listen(config, warn, ServerTls.PERIOD);
+    }
+
+    /**
+     * As {@link #listen(Config, java.util.function.Consumer)}, with the TLS files read again
+     * every {@code tlsPeriod}. Each part is pushed on a {@link ResourceStack} as it opens; a
+     * start that fails closes what it opened, in reverse, and a running server does the same
+     * once its listeners have drained.
+     */
+    static Server listen(Config config, java.util.function.Consumer<String> warn,
+            Duration tlsPeriod) {
+        config.checkServe();
         CodesAndFormats formats = CodesAndFormats.fromConfig(config, warn);
         TimeSource time = TimeSource.system();
         ResourceStack opened = new ResourceStack();
         Metrics metrics = opened.push(new Metrics(buildInfo(config)));
         metrics.bindHttpRoutes(Route.labels());
-        EventLog events = null;
-        LeasedGenerator minter = null;
         try {
             ServerTls tls = opened.push(ServerTls.open(config, time, warn, metrics, tlsPeriod));
-            events = new EventLog(metrics, config.get(Config.CLOCK_MAX_WAIT),
+            EventLog events = new EventLog(metrics, config.get(Config.CLOCK_MAX_WAIT),
                     config.get(Config.CLOCK_MAX_FORWARD_STEP));
             SegmentService segments = opened.push(SegmentService.open(config, warn));
             metrics.bindSegments(segments::stats);
             metrics.bindRefusals("segment_tags", segments, SegmentService::refusedTags);
-            minter = opened.push(openGenerator(config, events));
-            // Where it was before the checks moved to Config: a start refused here has leased
-            // a worker, and still logs the lines of that lease (EventLogIT).
-            config.checkServe();
+            // Nothing is claimed yet: start() below claims once the server listens.
+            ClaimingGenerator minter = opened.push(new ClaimingGenerator(config,
+                    config.get(Config.WORKERS), events));
             NodeInfo node = NodeInfo.of(config, time.currentTimeMillis());
-            IdGenerator ids = minter.ids();
+            IdGenerator ids = minter;
+            StaticPeerCheck peerCheck = null;
             if (config.get(Config.STATIC_PEERS) != null) {
-                ids = opened.push(new StaticPeerCheck(ids, config.get(Config.STATIC_PEERS),
+                peerCheck = opened.push(new StaticPeerCheck(ids, config.get(Config.STATIC_PEERS),
                         node.name(), node.id(), config.get(Config.AUTH_TOKEN)));
+                ids = peerCheck;
             }
             EventLog heard = events;
             IdService service = new IdService(ids, config.get(Config.MAX_COUNT), n -> {
@@ -137,7 +175,6 @@ public final class Server implements AutoCloseable {
                 heard.issued();
             }, events::refused);
             metrics.bind(service::status);
-            events.status(service::status);
             AccessLog access = opened.push(AccessLog.open(config.get(Config.LOG_ACCESS),
                     Logs.formatter(config.get(Config.LOG_FORMAT))));
             RequestPipeline pipeline = new RequestPipeline(new Access(
@@ -173,26 +210,46 @@ public final class Server implements AutoCloseable {
             io.grpc.Server grpc = listenGrpc(config, service, formats, segments, pipeline, health,
                     pauses, tls, limits, metrics);
             opened.push(grpc::shutdownNow);
-            return new Server(service, vertx, deployments, grpc, health, pauses,
-                    instances.get(0).port(), config, time, tls, opened);
+            Server server = new Server(service, vertx, deployments, grpc, health, pauses,
+                    instances.get(0).port(), config, time, tls, opened, minter);
+            StaticPeerCheck peers = peerCheck;
+            minter.start(() -> {
+                // The lease lines of the claim are logged now, with the worker it holds.
+                heard.status(service::status);
+                if (peers != null) {
+                    peers.checkNow(); // with the worker held: a check decides only then
+                }
+            }, failure -> heard.startFailed());
+            return server;
         } catch (RuntimeException e) {
-            if (minter != null) {
-                // Before the minter closes: its release comes after the lines of the start,
-                // which are logged now if the failure came before the status was known.
-                events.status(minter.ids()::status);
-            }
             opened.closeAfter(e);
             throw e;
         }
     }
 
-    /** The generator; one that cannot be built logs the lease lines it gathered first. */
-    private static LeasedGenerator openGenerator(Config config, EventLog events) {
+    /**
+     * Waits until the worker claim has answered: the generator holds its worker, or retries a
+     * registry that cannot give one yet by itself (a pool that is full, a registry that is
+     * down). A claim that failed for good (a setting the registry refuses, fewer free workers
+     * than {@code workers}) closes the server, and its exception is thrown here, as a start
+     * that fails.
+     *
+     * @return true once the claim answered; false when the server was closed first
+     * @throws IllegalArgumentException or IllegalStateException: why the claim failed for good
+     */
+    boolean awaitClaim() throws InterruptedException {
         try {
-            return LeasedGenerator.open(config, config.get(Config.WORKERS), events);
-        } catch (RuntimeException e) {
-            events.startFailed();
-            throw e;
+            minter.answered().get();
+            return true;
+        } catch (java.util.concurrent.CancellationException e) {
+            return false;
+        } catch (ExecutionException e) {
+            close();
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(cause.getMessage(), cause);
         }
     }
 

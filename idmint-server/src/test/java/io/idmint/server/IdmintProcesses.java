@@ -223,7 +223,8 @@ final class IdmintProcesses implements AutoCloseable {
 
     /**
      * Starts {@code idmint serve --http-port 0 --grpc-port 0 --bind 127.0.0.1 args…} and waits
-     * for its banner (which it prints once it listens, ready or not).
+     * for its banner (which it prints once it listens and its worker claim has answered, ready
+     * or not).
      */
     Node serve(String name, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
@@ -241,6 +242,40 @@ final class IdmintProcesses implements AutoCloseable {
      */
     Node serve(String name, Path data, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
+        return spawn(name, data, env, args).awaitBanner(Duration.ofSeconds(60));
+    }
+
+    /** A {@code serve} process started, whose banner is not awaited yet. */
+    final class Spawned {
+        final String name;
+        final Process process;
+        final Path stderr;
+        private final BlockingQueue<String> lines;
+
+        private Spawned(String name, Process process, Path stderr, BlockingQueue<String> lines) {
+            this.name = name;
+            this.process = process;
+            this.stderr = stderr;
+            this.lines = lines;
+        }
+
+        /** The banner, which comes once the node listens and its worker claim has answered. */
+        Node awaitBanner(Duration timeout) throws InterruptedException {
+            String banner = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(banner).as(describe("banner of " + name + " (alive: "
+                    + process.isAlive() + "); its stderr:\n" + read(stderr))).isNotNull();
+            Node node = new Node(name, process, banner, stderr);
+            nodes.add(node);
+            return node;
+        }
+    }
+
+    /**
+     * Starts {@code idmint serve} as {@link #serve(String, Path, Map, String...)} does, without
+     * waiting for its banner: a test that gives the ports itself asks the node before it.
+     */
+    Spawned spawn(String name, Path data, Map<String, String> env, String... args)
+            throws IOException {
         List<String> all = new ArrayList<>(List.of("serve", "--bind", "127.0.0.1", "--data-dir",
                 data.toString()));
         for (String port : List.of("--http-port", "--grpc-port")) {
@@ -252,13 +287,7 @@ final class IdmintProcesses implements AutoCloseable {
         Path stderr = dir.resolve(name + ".err");
         Process p = builder(env, all).redirectError(stderr.toFile()).start();
         started.add(p);
-        BlockingQueue<String> lines = ChildProcess.stdoutLines(p, name);
-        String banner = lines.poll(60, TimeUnit.SECONDS);
-        assertThat(banner).as(describe("banner of " + name + " (alive: " + p.isAlive() + "); "
-                + "its stderr:\n" + read(stderr))).isNotNull();
-        Node node = new Node(name, p, banner, stderr);
-        nodes.add(node);
-        return node;
+        return new Spawned(name, p, stderr, ChildProcess.stdoutLines(p, name));
     }
 
     /** Starts several {@code serve} nodes at once and waits for all their banners. */

@@ -144,6 +144,41 @@ class StripedServeIT {
                 + "IDMINT_WORKERS)", "1 to 1024, or auto");
     }
 
+    /**
+     * More workers asked for than are free: the claim fails for good once the node listens (it
+     * claims off the start path), and serve exits 1 with the claim's message, as it did when it
+     * claimed before listening, having given back the worker it took; the holder is untouched.
+     */
+    @Test
+    void workersMoreThanAreFree_exits1WithTheClaimsMessage_andGivesTheWorkerBack()
+            throws Exception {
+        procs = new IdmintProcesses(tmp);
+        String poolOf2 = "time=41,worker=1,sequence=12";
+        IdmintProcesses.Node holder = procs.serve("holder", Map.of(), "--layout", poolOf2);
+        holder.awaitReady(java.time.Duration.ofSeconds(20));
+        assertThat(holder.bannerWorker).isZero();
+
+        IdmintProcesses.Spawned striped = procs.spawn("striped", procs.dataDir("holder"),
+                Map.of(), "--layout", poolOf2, "--workers", "2");
+
+        assertThat(striped.process.waitFor(60, TimeUnit.SECONDS)).as("serve exited").isTrue();
+        String err = Files.readString(striped.stderr);
+        assertThat(striped.process.exitValue()).as(err).isEqualTo(Main.FAILURE);
+        assertThat(err).contains("idmint: workers 2: only 1 worker IDs of datacenter 0 were "
+                + "free");
+        Cli.Result list = Cli.run("registry", "list", "--data-dir",
+                procs.dataDir("holder").toString(), "--json");
+        assertThat(list.exitCode()).as(list.err()).isZero();
+        List<Map<String, Object>> rows = list.out().lines().map(Http::object).toList();
+        assertThat(rows).as(list.out()).hasSize(2);
+        assertThat(rows.get(0)).containsEntry("worker_id", 0L);
+        assertThat((String) rows.get(0).get("holder")).endsWith("/" + holder.pid());
+        assertThat(rows.get(1)).as("worker 1, free again").containsEntry("worker_id", 1L)
+                .containsEntry("holder", "");
+        assertThat(holder.ready().status()).isEqualTo(200);
+        assertThat(holder.stderr()).doesNotContain("-> LOST");
+    }
+
     private static Set<Integer> workersOf(List<Long> ids) {
         Set<Integer> workers = new TreeSet<>();
         ids.forEach(id -> workers.add(LAYOUT.decode(id).workerId()));

@@ -19,7 +19,7 @@ public final class LeasedGenerator implements AutoCloseable {
     private final IdGenerator ids;
     private boolean closed;
 
-    private LeasedGenerator(WorkerRegistry registry, IdGenerator ids) {
+    LeasedGenerator(WorkerRegistry registry, IdGenerator ids) {
         this.registry = registry;
         this.ids = ids;
     }
@@ -50,34 +50,47 @@ public final class LeasedGenerator implements AutoCloseable {
         WorkerRegistry registry = WorkerRegistries.open(config.get(Config.REGISTRY),
                 config.get(Config.DATA_DIR));
         try {
-            Snowflake builder = Snowflake.newBuilder()
-                    .layout(config.get(Config.LAYOUT))
-                    .registry(registry)
-                    .namespace(config.get(Config.NAMESPACE))
-                    .datacenterId(config.get(Config.DATACENTER))
-                    .clockPolicy(config.get(Config.CLOCK_POLICY))
-                    .maxClockWait(config.get(Config.CLOCK_MAX_WAIT))
-                    .maxForwardStep(config.get(Config.CLOCK_MAX_FORWARD_STEP))
-                    .maxClockSkew(config.get(Config.CLOCK_MAX_SKEW))
-                    .maxLead(config.get(Config.SEQUENCE_MAX_LEAD))
-                    .sequenceStart(sequenceStart(config))
-                    .leaseTtl(config.get(Config.LEASE_TTL))
-                    .keepaliveInterval(config.get(Config.LEASE_KEEPALIVE))
-                    .storeTimeout(config.get(Config.LEASE_STORE_TIMEOUT))
-                    .reservationWindow(config.get(Config.LEASE_RESERVATION))
-                    .workers(workers)
-                    .listener(listener);
-            String dcName = config.get(Config.DATACENTER_NAME);
-            if (dcName != null) {
-                builder.datacenterName(dcName);
-            }
-            Integer worker = config.get(Config.WORKER);
-            builder.preferredWorkerId(worker != null ? worker : DEFAULT_WORKER);
-            return new LeasedGenerator(registry, builder.build());
+            return new LeasedGenerator(registry, build(config, registry, workers, listener));
         } catch (RuntimeException e) {
             registry.close();
             throw e;
         }
+    }
+
+    /**
+     * Builds the configured generator on {@code registry}, which stays the caller's: claims
+     * {@code workers} workers (the first one preferring the configured worker, else
+     * {@link #DEFAULT_WORKER}) on the calling thread.
+     *
+     * @throws IllegalArgumentException naming a bad setting
+     * @throws IllegalStateException when the registry refuses this node
+     */
+    static IdGenerator build(Config config, WorkerRegistry registry, int workers,
+            GeneratorListener listener) {
+        Snowflake builder = Snowflake.newBuilder()
+                .layout(config.get(Config.LAYOUT))
+                .registry(registry)
+                .namespace(config.get(Config.NAMESPACE))
+                .datacenterId(config.get(Config.DATACENTER))
+                .clockPolicy(config.get(Config.CLOCK_POLICY))
+                .maxClockWait(config.get(Config.CLOCK_MAX_WAIT))
+                .maxForwardStep(config.get(Config.CLOCK_MAX_FORWARD_STEP))
+                .maxClockSkew(config.get(Config.CLOCK_MAX_SKEW))
+                .maxLead(config.get(Config.SEQUENCE_MAX_LEAD))
+                .sequenceStart(sequenceStart(config))
+                .leaseTtl(config.get(Config.LEASE_TTL))
+                .keepaliveInterval(config.get(Config.LEASE_KEEPALIVE))
+                .storeTimeout(config.get(Config.LEASE_STORE_TIMEOUT))
+                .reservationWindow(config.get(Config.LEASE_RESERVATION))
+                .workers(workers)
+                .listener(listener);
+        String dcName = config.get(Config.DATACENTER_NAME);
+        if (dcName != null) {
+            builder.datacenterName(dcName);
+        }
+        Integer worker = config.get(Config.WORKER);
+        builder.preferredWorkerId(worker != null ? worker : DEFAULT_WORKER);
+        return builder.build();
     }
 
     /** The configured start; a random one is keyed from this process's secure random. */

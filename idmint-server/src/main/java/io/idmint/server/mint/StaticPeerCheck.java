@@ -28,10 +28,11 @@ import java.util.concurrent.TimeUnit;
  * nodes' HTTP addresses this generator asks each one's {@code /api/v1/status} at start and every
  * {@link #PERIOD}; while a peer holds a (datacenter, worker) of this node, or uses another
  * layout, it issues nothing and is not ready, and its status names both nodes. It issues nothing
- * either until a check has seen every peer answer with no clash, or until a check that began a
- * full {@link #PERIOD} after start (a peer silent that long is taken to be down, not starting):
- * two nodes started together are not ready before either has listened. A node listed as its own
- * peer is recognised and skipped. See docs/registries.md, "Peer check".
+ * either until a check made with its worker held has seen every peer answer with no clash, or
+ * until such a check began a full {@link #PERIOD} after start (a peer silent that long is taken
+ * to be down, not starting): two nodes started together are not ready before either has
+ * listened. A node listed as its own peer is recognised and skipped. See docs/registries.md,
+ * "Peer check".
  */
 public final class StaticPeerCheck implements IdGenerator {
 
@@ -78,6 +79,15 @@ public final class StaticPeerCheck implements IdGenerator {
         timer.scheduleWithFixedDelay(this::check, 0, PERIOD.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+
+    /** Checks now, in the background: the generator has just claimed its worker. */
+    public void checkNow() {
+        try {
+            timer.execute(this::check);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closed meanwhile: nothing to check
+        }
+    }
 
     /**
      * Asks every peer; sets or clears the clash and logs when it changes. The same (datacenter,
@@ -130,6 +140,12 @@ public final class StaticPeerCheck implements IdGenerator {
                         + "shared registry (etcd://, zk://, jdbc:)";
                 break;
             }
+        }
+        if (found == null && held.isEmpty()) {
+            // No worker held yet (the claim runs, or waits for a free one): there is nothing to
+            // compare, and a check that decided now would let the worker claimed next issue
+            // unchecked. The check after the claim decides (checkNow()).
+            return;
         }
         if (found == null && pending && !silent.isEmpty()
                 && began - started < PERIOD.toNanos()) {
@@ -222,8 +238,8 @@ public final class StaticPeerCheck implements IdGenerator {
     public GeneratorStatus status() {
         GeneratorStatus s = ids.status();
         String why = refusal;
-        if (why == null) {
-            return s;
+        if (why == null || pending && s.workerId() < 0) {
+            return s; // no worker held yet: it says why itself (a claim under way)
         }
         return new GeneratorStatus(s.state(), s.layout(), s.datacenterId(), s.workerId(), 0,
                 s.clockOffsetMillis(), why, s.workers().stream()
