@@ -48,6 +48,11 @@ class ClaimWhileListeningIT {
 
     /** The ZooKeeper session timeout the nodes ask for: how long a killed node holds on. */
     private static final long SESSION_MILLIS = 20_000;
+    /**
+     * A segment call waits up to 10 s for the store: the first one creates its tag on
+     * ZooKeeper, which took over the default 1 s on a loaded machine (and answered 503).
+     */
+    private static final Map<String, String> ENV = Map.of("IDMINT_SEGMENT_FETCH_TIMEOUT", "10s");
 
     @TempDir
     Path tmp;
@@ -88,7 +93,7 @@ class ClaimWhileListeningIT {
     void leafNameNodeKilledAndRestarted_listensAtOnce_readyOnceItsOldSessionExpires()
             throws Exception {
         String[] args = args("orders");
-        Node first = procs.serve("first", Map.of(), args);
+        Node first = procs.serve("first", ENV, args);
         first.awaitReady(Duration.ofSeconds(30));
         int worker = first.bannerWorker;
         assertThat(worker).as(first.banner).isNotNegative();
@@ -98,7 +103,7 @@ class ClaimWhileListeningIT {
 
         int httpPort = LocalProcesses.freePort();
         int grpcPort = LocalProcesses.freePort();
-        Spawned again = procs.spawn("again", procs.dataDir("first"), Map.of(),
+        Spawned again = procs.spawn("again", procs.dataDir("first"), ENV,
                 withPorts(args, httpPort, grpcPort));
         Http http = new Http(httpPort);
         long live = procs.await(Duration.ofSeconds(10), "the restarted node live",
@@ -154,7 +159,7 @@ class ClaimWhileListeningIT {
     void sigtermWhileTheClaimWaits_exits0AtOnce_andALaterStartHoldsTheWorker()
             throws Exception {
         String[] args = args("billing");
-        Node first = procs.serve("first", Map.of(), args);
+        Node first = procs.serve("first", ENV, args);
         first.awaitReady(Duration.ofSeconds(30));
         int worker = first.bannerWorker;
         List<Long> before = first.mint(2000);
@@ -162,7 +167,7 @@ class ClaimWhileListeningIT {
         long killed = System.nanoTime();
 
         int httpPort = LocalProcesses.freePort();
-        Spawned again = procs.spawn("again", procs.dataDir("first"), Map.of(),
+        Spawned again = procs.spawn("again", procs.dataDir("first"), ENV,
                 withPorts(args, httpPort, LocalProcesses.freePort()));
         Http http = new Http(httpPort);
         procs.await(Duration.ofSeconds(10), "the restarted node claiming",
@@ -182,7 +187,7 @@ class ClaimWhileListeningIT {
 
         // The abandoned claim left nothing behind: the next start holds the same worker once
         // the killed run's session has expired, and mints above it.
-        Node third = procs.serve("third", procs.dataDir("first"), Map.of(), args);
+        Node third = procs.serve("third", procs.dataDir("first"), ENV, args);
         third.awaitReady(Duration.ofSeconds(30));
         assertThat(third.bannerWorker).as(third.banner).isEqualTo(worker);
         assertThat(Collections.min(third.mint(2000))).isGreaterThan(Collections.max(before));
