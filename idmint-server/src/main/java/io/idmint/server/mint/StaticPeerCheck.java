@@ -57,6 +57,8 @@ public final class StaticPeerCheck implements IdGenerator {
     private volatile String refusal;
     /** True until a check has decided (every peer answered, or a full period has passed). */
     private volatile boolean pending = true;
+    /** When a check first saw this node hold a worker (System.nanoTime()), or 0 before. */
+    private long heldSince;
 
     /**
      * Checks at once (in the background), then every {@link #PERIOD}; not ready until a check
@@ -130,6 +132,13 @@ public final class StaticPeerCheck implements IdGenerator {
                     theirs.add(new int[] {w.getInteger("datacenter"), w.getInteger("worker")});
                 }
             }
+            if (theirs.isEmpty()) {
+                // Still claiming (or between leases): "no worker" is no answer yet. Deciding on
+                // it let two nodes with one worker, started together, both look clean to the
+                // first of them to finish its claim.
+                silent.add(peer + " (holding no worker yet)");
+                continue;
+            }
             Set<String> both = identities(layout, theirs);
             both.retainAll(held);
             if (!both.isEmpty()) {
@@ -147,8 +156,13 @@ public final class StaticPeerCheck implements IdGenerator {
             // unchecked. The check after the claim decides (checkNow()).
             return;
         }
+        if (heldSince == 0) {
+            heldSince = began;
+        }
+        // A peer that does not answer, or holds no worker yet, holds the decision for one period
+        // from this node's first check with its worker held.
         if (found == null && pending && !silent.isEmpty()
-                && began - started < PERIOD.toNanos()) {
+                && began - heldSince < PERIOD.toNanos()) {
             LOG.log(System.Logger.Level.DEBUG, "peer check pending: no answer yet from "
                     + String.join(", ", silent));
             return;
