@@ -1,5 +1,6 @@
 package io.idmint.server;
 
+import io.idmint.testkit.TestTime;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
@@ -112,10 +113,10 @@ final class Cdp implements AutoCloseable {
 
     /**
      * Polls {@code condition} (a JavaScript expression; one that throws, as on a page still
-     * loading, counts as false) until it is true, up to 30 s.
+     * loading, counts as false) until it is true, up to 30 s (times {@link TestTime#SCALE}).
      */
     void await(String condition) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TestTime.scaled(Duration.ofSeconds(30)).toNanos();
         String safe = "(() => { try { return " + condition + "; } catch (e) { return false; } })()";
         while (!Boolean.TRUE.equals(eval(safe))) {
             if (System.nanoTime() > deadline) {

@@ -14,6 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,7 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The status page in a real headless Chromium (Debian's {@code chromium}, which
  * {@code scripts/test} installs): the page loads, polls the status, and decodes an ID given in
  * its URL ({@code ?decode=}) through the same code as the Decode button; the test reads the DOM
- * Chromium ends with.
+ * Chromium ends with. Layout, the charts and the first render are checked over the DevTools
+ * protocol ({@link Cdp}), at a desktop and a phone width.
  */
 class StatusPageIT {
 
@@ -72,14 +76,14 @@ class StatusPageIT {
         assertThat(dom).contains("id=\"decode\" data-state=\"ok\"");
         assertThat(dom).contains(dd("d-value", Long.toString(id)),
                 dd("d-hex", IdCodec.HEX.format(id)),
-                dd("d-timestamp", ApiJson.iso(p.timestampMillis())),
+                longDd("d-timestamp", ApiJson.iso(p.timestampMillis())),
                 dd("d-timestamp-ms", Long.toString(p.timestampMillis())),
                 dd("d-datacenter", "0"), dd("d-worker", "0"),
                 dd("d-sequence", Long.toString(p.sequence())));
         assertThat(dom).contains("<dl id=\"decode-result\">").contains("<p id=\"decode-error\" "
                 + "role=\"alert\" hidden=\"\">");
         assertThat(dom).contains(dd("datacenter", "0"), dd("worker", "0"),
-                dd("layout", "snowflake"), dd("epoch", "2026-01-01T00:00:00.000Z"),
+                dd("layout", "snowflake"), longDd("epoch", "2026-01-01T00:00:00.000Z"),
                 dd("lease-state", "ACTIVE (issuing)"));
         assertThat(dom).contains("<span id=\"state\" class=\"badge ACTIVE\">ACTIVE</span>");
         assertThat(dom).containsPattern("id=\"runway\">\\d+\\.\\d s<");
@@ -112,18 +116,81 @@ class StatusPageIT {
     }
 
     /**
-     * At a desktop and a phone width: no table header breaks inside a word, the server facts
-     * and the links are there, and nothing is wider than the screen but a table that scrolls.
-     * Screenshots go to target/status-page-WIDTH.png for a person to look at.
+     * Whether a value is broken inside a word: for each visible value ({@code dd}) of the page,
+     * the words of its text (runs between spaces, commas and slashes, where a value may wrap)
+     * whose characters are not all on one line, and the values that stick out of their card.
+     * Each character's line is the top of its own range's box, so it holds however the page
+     * splits a value into elements.
+     */
+    private static final String WORDS_BROKEN = """
+            (() => {
+              const broken = [];
+              for (const dd of document.querySelectorAll('main dd')) {
+                if (dd.offsetParent === null) continue;
+                const chars = [];
+                const walk = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+                for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                  for (let i = 0; i < n.length; i++) chars.push([n, i]);
+                }
+                const line = ([n, i]) => {
+                  const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+                  return Math.round(r.getClientRects()[0].top);
+                };
+                for (const w of dd.textContent.matchAll(/[^\\s,\\/]+/g)) {
+                  const lines = new Set(chars.slice(w.index, w.index + w[0].length).map(line));
+                  if (lines.size > 1) broken.push(dd.id + ': ' + w[0]);
+                }
+                const all = document.createRange(); all.selectNodeContents(dd);
+                const card = dd.closest('section').getBoundingClientRect();
+                if (all.getBoundingClientRect().right > card.right) {
+                  broken.push(dd.id + ' sticks out');
+                }
+              }
+              return broken.join(' | ');
+            })()""";
+
+    /**
+     * At a desktop and a phone width, with IDs being issued: the page shows IDs per second from
+     * its first render on; the charts of IDs per second, runway and refusals draw a line through
+     * the samples of a few polls, and each names its latest value; no value and no table header
+     * breaks inside a word; the server facts and the links are there, and nothing is wider than
+     * the screen but a table that scrolls. Screenshots go to target/status-page-WIDTH.png for a
+     * person to look at.
      */
     @ParameterizedTest
     @ValueSource(ints = {1280, 390})
-    void page_atDesktopAndPhoneWidth_headersWholeAndServerFactsAndLinks(int width)
-            throws Exception {
+    void page_atDesktopAndPhoneWidth_chartsRateAndWholeWords(int width) throws Exception {
+        ScheduledExecutorService minting = Executors.newSingleThreadScheduledExecutor();
         try (Cdp chromium = new Cdp(CHROMIUM, profile)) {
+            // A steady trickle of IDs for the charts to show, paced (not a wait for anything).
+            minting.scheduleAtFixedRate(() -> http.get("/v1/ids?count=500"), 0, 50,
+                    TimeUnit.MILLISECONDS);
             chromium.open(http.base() + "/", width);
-            chromium.await("document.getElementById('version').textContent.startsWith('idmint')");
+            chromium.await("document.getElementById('updated').textContent !== 'never'");
+            // The first render (regression: it showed "…" until the next poll, a second later).
+            assertThat((String) chromium.eval("document.getElementById('rate').textContent"))
+                    .as("IDs per second on the first render").matches("[0-9,]+");
 
+            // A line through at least 4 samples in each chart, and its latest value named.
+            for (String chart : List.of("chart-rate", "chart-runway", "chart-refused")) {
+                chromium.await("document.querySelector('#" + chart + " .line').getAttribute('d')"
+                        + ".split(/[ML]/).filter(p => p !== '').length >= 4");
+                assertThat((String) chromium.eval("document.querySelector('#" + chart
+                        + " svg').getAttribute('role') + ': ' + document.querySelector('#"
+                        + chart + " title').textContent"))
+                        .matches("img: .*, last 5 minutes: now [0-9.,]+( s)?, peak [0-9.,]+.*");
+            }
+            chromium.await("/peak [1-9]/.test("
+                    + "document.querySelector('#chart-rate title').textContent)");
+            assertThat((String) chromium.eval("document.getElementById('rate').textContent"))
+                    .matches("[0-9,]+");
+            assertThat((String) chromium.eval("document.getElementById('runway-now')"
+                    + ".textContent")).matches("\\d+\\.\\d s");
+            assertThat((String) chromium.eval("document.getElementById('refused-rate')"
+                    + ".textContent")).matches("[0-9.,]+");
+            minting.shutdownNow();
+
+            assertThat(chromium.eval(WORDS_BROKEN)).as("values broken inside a word").isEqualTo("");
             // A cell's text that wraps has more than one line box; headers and words never may.
             assertThat(chromium.eval("[...document.querySelectorAll('th, td')].filter(c => {"
                     + " const r = document.createRange(); r.selectNodeContents(c);"
@@ -143,6 +210,8 @@ class StatusPageIT {
             assertThat(chromium.eval("[...document.querySelectorAll('header a')].map(a => "
                     + "a.getAttribute('href')).join(' ')")).isEqualTo("/health/ready /metrics");
             chromium.screenshot(Path.of("target", "status-page-" + width + ".png"));
+        } finally {
+            minting.shutdownNow();
         }
     }
 
@@ -157,6 +226,11 @@ class StatusPageIT {
 
     private static String dd(String id, String text) {
         return "<dd id=\"" + id + "\">" + text + "</dd>";
+    }
+
+    /** A value that goes under its label unless it fits beside it on one line. */
+    private static String longDd(String id, String text) {
+        return "<dd id=\"" + id + "\" class=\"long\">" + text + "</dd>";
     }
 
     /** Loads the page in headless Chromium, lets its script run, and returns the final DOM. */

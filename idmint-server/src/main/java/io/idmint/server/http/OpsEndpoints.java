@@ -161,8 +161,9 @@ final class OpsEndpoints {
     }
 
     /**
-     * {@code GET /api/v1/status}: what the status page shows. {@code ids_issued} counts every
-     * transport since start; the page derives IDs per second from two polls and {@code now_ms}.
+     * {@code GET /api/v1/status}: what the status page shows. {@code ids_issued} and
+     * {@code refused} (calls refused, {@link Metrics#refusedTotal()}) count every transport since
+     * start; the page derives their rates from two polls and {@code now_ms}, and charts them.
      * {@code segments} holds the counters of each segment tag served since start; with
      * authentication on, only for a request with the admin token (else it is empty).
      */
@@ -188,6 +189,7 @@ final class OpsEndpoints {
                 .add("detail", s.detail())
                 .addRaw("workers", workers(s))
                 .add("ids_issued", metrics.issuedTotal())
+                .add("refused", metrics.refusedTotal())
                 .add("max_count", service.maxCount())
                 .add("now_ms", now)
                 .addRaw("segments", tags ? segments() : "[]")

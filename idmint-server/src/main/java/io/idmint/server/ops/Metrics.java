@@ -65,6 +65,11 @@ public final class Metrics implements GeneratorListener, AutoCloseable {
     private Timer[] durations = new Timer[0];
     private AtomicReferenceArray<Counter>[] requests;
     private List<String> routes = List.of();
+    /** By HTTP route: whether a 429 or 503 there is a refused call (not a probe's answer). */
+    private boolean[] refusable = new boolean[0];
+    /** Calls refused "not now" on either transport, for the status page (no meter of its own). */
+    private final java.util.concurrent.atomic.LongAdder refusals =
+            new java.util.concurrent.atomic.LongAdder();
     /** By method name (the service's, so few), then by status code. */
     private final java.util.Map<String, AtomicReferenceArray<Counter>> grpcCalls =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -99,7 +104,10 @@ public final class Metrics implements GeneratorListener, AutoCloseable {
         routes = List.copyOf(labels);
         durations = new Timer[routes.size()];
         requests = new AtomicReferenceArray[routes.size()];
+        refusable = new boolean[routes.size()];
         for (int r = 0; r < routes.size(); r++) {
+            // /health/ready answers 503 while not ready: that is its answer, not a refusal.
+            refusable[r] = !routes.get(r).startsWith("/health/");
             durations[r] = Timer.builder("idmint.http.request.duration")
                     .description("time from a request's head to its response, by route")
                     .tag("route", routes.get(r))
@@ -178,9 +186,22 @@ public final class Metrics implements GeneratorListener, AutoCloseable {
         return idmint.issuedTotal();
     }
 
+    /**
+     * Calls refused since start, HTTP and gRPC: answered 429 or 503 (but by {@code /health/*}),
+     * or {@code RESOURCE_EXHAUSTED} or {@code UNAVAILABLE}: over a rate or a limit, not ready,
+     * a store unavailable, overloaded. The status page charts it; a caller's own mistake (4xx)
+     * is no refusal.
+     */
+    public long refusedTotal() {
+        return refusals.sum();
+    }
+
     /** Counts one answered request and its duration. */
     public void request(int route, int status, long nanos) {
         durations[route].record(nanos, TimeUnit.NANOSECONDS);
+        if ((status == 429 || status == 503) && refusable[route]) {
+            refusals.increment();
+        }
         int s = Math.min(Math.max(status, MIN_STATUS), MAX_STATUS) - MIN_STATUS;
         AtomicReferenceArray<Counter> byStatus = requests[route];
         Counter c = byStatus.get(s);
@@ -195,6 +216,10 @@ public final class Metrics implements GeneratorListener, AutoCloseable {
 
     /** Counts one gRPC call of the API by its method and the status it closed with. */
     public void grpcCall(String method, io.grpc.Status.Code code) {
+        if (code == io.grpc.Status.Code.RESOURCE_EXHAUSTED
+                || code == io.grpc.Status.Code.UNAVAILABLE) {
+            refusals.increment();
+        }
         AtomicReferenceArray<Counter> byCode = grpcCalls.computeIfAbsent(method,
                 m -> new AtomicReferenceArray<>(io.grpc.Status.Code.values().length));
         Counter c = byCode.get(code.ordinal());

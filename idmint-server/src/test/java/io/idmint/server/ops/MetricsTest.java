@@ -11,11 +11,34 @@ import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import org.junit.jupiter.api.Test;
 
-/** {@link Metrics#close()}: a closed server's meters stop listening to the JVM. */
+/**
+ * {@link Metrics#close()}: a closed server's meters stop listening to the JVM;
+ * {@link Metrics#refusedTotal()}: what counts as a refused call.
+ */
 class MetricsTest {
 
     private static final Map<String, String> BUILD = Map.of("version", "test", "commit", "test",
             "java_version", "17", "layout", "snowflake");
+
+    @Test
+    void refusedTotal_countsNotNowAnswersOfBothTransports_notProbesOrCallerMistakes() {
+        try (Metrics m = new Metrics(BUILD)) {
+            m.bindHttpRoutes(List.of("/api/v1/ids", "/health/ready"));
+            m.request(0, 200, 1);
+            m.request(0, 400, 1);
+            m.request(0, 401, 1);
+            m.request(1, 503, 1);
+            assertThat(m.refusedTotal()).as("no refusal yet").isZero();
+
+            m.request(0, 429, 1);
+            m.request(0, 503, 1);
+            m.grpcCall("NextIds", io.grpc.Status.Code.RESOURCE_EXHAUSTED);
+            m.grpcCall("NextIds", io.grpc.Status.Code.UNAVAILABLE);
+            m.grpcCall("NextIds", io.grpc.Status.Code.INVALID_ARGUMENT);
+            m.grpcCall("NextIds", io.grpc.Status.Code.OK);
+            assertThat(m.refusedTotal()).isEqualTo(4);
+        }
+    }
 
     @Test
     void close_afterAScrape_stopsListeningToGarbageCollections() throws Exception {
