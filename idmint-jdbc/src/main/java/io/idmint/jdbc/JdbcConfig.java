@@ -33,12 +33,6 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
     static final String USER_ENV = "IDMINT_JDBC_USER";
     static final String PASSWORD_ENV = "IDMINT_JDBC_PASSWORD";
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
-    /**
-     * The default for an H2 database in this process (any H2 URL but {@code tcp:} and
-     * {@code ssl:}): getting a connection is opening or creating its file, local work that a
-     * loaded machine slows (seconds when the JVM is cold) but no silent server to detect.
-     */
-    static final Duration EMBEDDED_TIMEOUT = Duration.ofSeconds(30);
     static final int DEFAULT_POOL_SIZE = 2;
     static final String DEFAULT_NAMESPACE = "default";
 
@@ -96,8 +90,7 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
         int start = dialect == Dialect.H2 ? trimmed.indexOf(';') : trimmed.indexOf('?');
         String base = start < 0 ? trimmed : trimmed.substring(0, start);
         List<String> kept = new ArrayList<>();
-        Duration timeout = dialect == Dialect.H2 && !base.startsWith("jdbc:h2:tcp:")
-                && !base.startsWith("jdbc:h2:ssl:") ? EMBEDDED_TIMEOUT : DEFAULT_TIMEOUT;
+        Duration timeout = DEFAULT_TIMEOUT;
         int poolSize = DEFAULT_POOL_SIZE;
         String namespace = use == Use.SEGMENTS ? DEFAULT_NAMESPACE : null;
         boolean namespaced = false;

@@ -38,20 +38,7 @@ class JdbcConfigTest {
         assertThat(c.dialect()).isEqualTo(Dialect.H2);
         assertThat(c.driverUrl()).isEqualTo("jdbc:h2:mem:x;DB_CLOSE_DELAY=-1");
         assertThat(c.poolSize()).isEqualTo(1);
-        assertThat(c.timeout()).isEqualTo(JdbcConfig.EMBEDDED_TIMEOUT);
-    }
-
-    @Test
-    void parse_timeoutDefault_isLongerInProcess_thanOverTheNetwork() {
-        assertThat(JdbcConfig.parse("jdbc:h2:file:/tmp/ids", Map.of()).timeout())
-                .isEqualTo(JdbcConfig.EMBEDDED_TIMEOUT);
-        assertThat(JdbcConfig.parse("jdbc:h2:tcp://db/ids", Map.of()).timeout())
-                .isEqualTo(JdbcConfig.DEFAULT_TIMEOUT);
-        assertThat(JdbcConfig.parse("jdbc:h2:ssl://db/ids", Map.of()).timeout())
-                .isEqualTo(JdbcConfig.DEFAULT_TIMEOUT);
-        assertThat(JdbcConfig.parse("jdbc:h2:file:/tmp/ids;idmint.timeout=1s", Map.of())
-                .timeout()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(JdbcConfig.DEFAULT_TIMEOUT).isLessThan(JdbcConfig.EMBEDDED_TIMEOUT);
+        assertThat(c.timeout()).isEqualTo(JdbcConfig.DEFAULT_TIMEOUT);
     }
 
     @Test

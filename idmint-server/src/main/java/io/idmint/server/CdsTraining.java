@@ -17,6 +17,13 @@ import java.util.Map;
  */
 final class CdsTraining {
 
+    /**
+     * The default store with a longer wait for its first connection: creating the database took
+     * over its default 2 s on a build machine loaded four times over, and failed the build.
+     */
+    private static final String STORE =
+            io.idmint.jdbc.JdbcRangeStores.DEFAULT_URL + ";idmint.timeout=30s";
+
     private CdsTraining() {
     }
 
@@ -35,7 +42,7 @@ final class CdsTraining {
         // serve connects to its embedded segment store beside start-up, on a thread of its own:
         // the classes of that store come from here, so that every build archives the same ones.
         code = Main.run(new String[] {"segment", "list", "--data-dir",
-            dir.resolve("segment").toString()}, Map.of(), out,
+            dir.resolve("segment").toString(), "--segment-store", STORE}, Map.of(), out,
             new ByteArrayOutputStream(), false);
         if (code != Main.OK) {
             throw new IllegalStateException("training segment list exited " + code);
@@ -79,6 +86,7 @@ final class CdsTraining {
         flags.put(Config.GRPC_PORT, new Config.Setting("0", "training"));
         flags.put(Config.BIND, new Config.Setting("127.0.0.1", "training"));
         flags.put(Config.DATA_DIR, new Config.Setting(data.toString(), "training"));
+        flags.put(Config.SEGMENT_STORE, new Config.Setting(STORE, "training"));
         return Config.load(flags, Map.of(), null);
     }
 }
