@@ -31,6 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NextBesideServeIT {
 
+    /**
+     * Every process's {@code lease.reservation}, the server's and {@code next}'s: the fleet clock
+     * check on {@code static:} bounds the other holders' clocks with its own window, so a server
+     * on 1 s beside {@code next} runs on the default 10 s is judged 9 s behind and loses its
+     * worker (docs/design.md, "Clock checks": an open defect, not what this test pins).
+     */
+    private static final String WINDOW = "1s";
+
     private static final Pattern GENERATION = Pattern.compile("(?m)^generation=(\\d+)$");
 
     @TempDir
@@ -52,7 +60,7 @@ class NextBesideServeIT {
         // Renewals every 333 ms (a third of the reservation): a lost worker shows within a
         // second, and next's claim and release of worker 0 (when it could take it) fall between
         // two renewals, as they did with the default 3.3 s.
-        Node server = procs.serve("s", Map.of(), "--lease-reservation", "1s");
+        Node server = procs.serve("s", Map.of(), "--lease-reservation", WINDOW);
         server.awaitReady(Duration.ofSeconds(30));
         assertThat(server.bannerWorker).as(server.banner).isZero();
         List<Long> ids = new ArrayList<>(server.mint(1000));
@@ -72,7 +80,7 @@ class NextBesideServeIT {
                 .contains(holder);
 
         Run next = procs.run("next", Map.of(), "next", "-n", "5", "--data-dir",
-                data.toString());
+                data.toString(), "--lease-reservation", WINDOW);
         assertThat(next.exitCode()).as(next.err()).isZero();
         for (long id : next.ids()) {
             assertThat(Layout.SNOWFLAKE.decode(id).workerId()).as("worker of %d from next", id)
@@ -113,7 +121,7 @@ class NextBesideServeIT {
     void manyNextRunsBesideServe_someKilled_noDuplicate_andTheServerKeepsItsWorker()
             throws Exception {
         procs = new IdmintProcesses(tmp);
-        Node server = procs.serve("s", Map.of(), "--lease-reservation", "1s");
+        Node server = procs.serve("s", Map.of(), "--lease-reservation", WINDOW);
         server.awaitReady(Duration.ofSeconds(30));
         Path data = procs.dataDir("s");
         Map<String, long[]> holders = new java.util.LinkedHashMap<>();
@@ -122,7 +130,7 @@ class NextBesideServeIT {
         List<Process> blocked = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             blocked.add(procs.startPiped("blocked" + i, Map.of(), "next", "-n", "300000",
-                    "--data-dir", data.toString()));
+                    "--data-dir", data.toString(), "--lease-reservation", WINDOW));
         }
         // Nobody reads their stdout yet: each fills its pipe and blocks holding its worker.
         procs.await(Duration.ofSeconds(60), "seven workers held (the server and six next runs)",
@@ -138,7 +146,7 @@ class NextBesideServeIT {
         serverIds.addAll(server.mint(2000));
         for (int i = 0; i < 3; i++) {
             Run more = procs.run("more" + i, Map.of(), "next", "-n", "20000", "--data-dir",
-                    data.toString());
+                    data.toString(), "--lease-reservation", WINDOW);
             assertThat(more.exitCode()).as(more.err()).isZero();
             holders.put("more" + i, toArray(more.ids()));
         }

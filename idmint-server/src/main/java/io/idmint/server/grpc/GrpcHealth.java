@@ -66,8 +66,16 @@ public final class GrpcHealth {
             status = ServingStatus.NOT_SERVING;
         }
         // The manager tells watchers only about changes, so setting an unchanged status is free.
-        manager.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, status);
-        manager.setStatus(IdServiceGrpc.SERVICE_NAME, status);
+        // The server as a whole ("") never claims more than the ID service: SERVING is set on
+        // the service first, NOT_SERVING on "" first (a check of the service right after a
+        // watch of "" saw SERVING found it NOT_SERVING in between, GrpcProbesIT).
+        if (status == ServingStatus.SERVING) {
+            manager.setStatus(IdServiceGrpc.SERVICE_NAME, status);
+            manager.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, status);
+        } else {
+            manager.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, status);
+            manager.setStatus(IdServiceGrpc.SERVICE_NAME, status);
+        }
     }
 
     /**

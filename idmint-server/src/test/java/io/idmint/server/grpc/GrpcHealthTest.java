@@ -42,6 +42,51 @@ class GrpcHealthTest {
         }
     }
 
+    /**
+     * Whenever a watcher of the whole server ("") hears a status, the ID service already has
+     * it: "" SERVING never comes before the service's, NOT_SERVING never after (a Check of the
+     * service right after a Watch of "" saw SERVING found it NOT_SERVING, GrpcProbesIT).
+     */
+    @Test
+    void watchOfTheServer_neverRunsAheadOfTheIdService() throws Exception {
+        AtomicInteger polls = new AtomicInteger();
+        // Not ready, ready, not ready, ready, …: every poll a change.
+        GrpcHealth health = new GrpcHealth(() -> polls.incrementAndGet() % 2 == 0);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch heard = new CountDownLatch(6);
+        try {
+            ((HealthGrpc.AsyncService) health.service()).watch(
+                    HealthCheckRequest.newBuilder().setService("").build(),
+                    new StreamObserver<HealthCheckResponse>() {
+                        @Override
+                        public void onNext(HealthCheckResponse r) {
+                            try {
+                                seen.add(r.getStatus() + "/"
+                                        + check(health, "idmint.v1.IdService"));
+                            } catch (Exception e) {
+                                seen.add(r.getStatus() + "/" + e);
+                            }
+                            heard.countDown();
+                        }
+
+                        @Override
+                        public void onError(Throwable t) {
+                        }
+
+                        @Override
+                        public void onCompleted() {
+                        }
+                    });
+            assertThat(heard.await(30, TimeUnit.SECONDS)).as("statuses heard: %s", seen).isTrue();
+        } finally {
+            health.drain();
+        }
+        assertThat(seen).as("the server's status / the ID service's at that moment")
+                .allMatch(s -> s.equals("SERVING/SERVING") || s.startsWith("NOT_SERVING/")
+                        || s.startsWith("SERVICE_UNKNOWN/"))
+                .anyMatch(s -> s.equals("SERVING/SERVING"));
+    }
+
     /** Regression: the server drains it, then closes what it opened, which drains it again. */
     @Test
     void drain_twice_tellsGrpcOnce() {
