@@ -19,11 +19,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>The fleet's time is the store's own clock where the registry reports one, read between two
  * local readings (the round trip widens the bounds). Otherwise it is the lower median of the
- * high-water marks (HWMs) of the workers other nodes hold, which bounds the fleet's clock from
- * below: an HWM is at most its holder's clock plus the reservation window and the sequence's
- * lead. A stale HWM (a paused holder) only lowers the bound, and one node ahead cannot move the
- * median. With fewer than two other holders there is no reference; through HWMs a node is shown
- * behind, never ahead.
+ * high-water marks (HWMs) of the workers other nodes hold, each less its holder's reservation,
+ * which bounds the fleet's clock from below: an HWM is at most its holder's clock plus its
+ * reservation window and its sequence's lead, which the holder's claim stored with it
+ * ({@link WorkerRecord#maxAheadMillis}; this node's own where a record does not say). A stale
+ * HWM (a paused holder) only lowers the bound, and one node ahead cannot move the median. With
+ * fewer than two other holders there is no reference; through HWMs a node is shown behind,
+ * never ahead.
  *
  * <p>One instance serves a node: every worker it holds (each stripe's lease has a {@link Watch})
  * shares one reading of the store, carried forward on the monotonic clock, so the store answers
@@ -64,8 +66,9 @@ final class FleetClock {
      * @param seq counts the reads: a fault must be confirmed by a later one
      * @param lo the store clock's lower bound (Unix ms) when it has one
      * @param hi its upper bound, {@link Long#MAX_VALUE} without a store clock
-     * @param held without a store clock, each held worker as {@code datacenter << 32 | worker}
-     *     followed by its HWM; null with one
+     * @param held without a store clock, each held worker as {@code datacenter << 32 | worker},
+     *     the lower bound its HWM gives its holder's clock (the HWM minus the holder's
+     *     {@link WorkerRecord#maxAheadMillis}), and the HWM; null with one
      * @param mine the workers this node held while the store was read: one it released since
      *     is still its own in {@code held}
      */
@@ -84,6 +87,14 @@ final class FleetClock {
         this.settings = settings;
         this.registry = registry;
         this.namespace = namespace;
+    }
+
+    /**
+     * How far ahead of its clock a node with these settings may raise an HWM: its reservation
+     * window plus its sequence's lead. Its claims store it, for the other nodes' checks.
+     */
+    static long maxAheadMillis(GeneratorSettings settings) {
+        return settings.windowMillis() + settings.maxLeadTicks() * settings.layout().tickMillis();
     }
 
     /** This node's clock minus the fleet's bounds at the last check that had a reference. */
@@ -206,10 +217,15 @@ final class FleetClock {
             Set<Long> mine = mine();
             List<WorkerRecord> held = registry.heldWorkers(namespace);
             mine.addAll(mine());
-            long[] kv = new long[2 * held.size()];
+            long[] kv = new long[3 * held.size()];
             int i = 0;
+            long own = maxAheadMillis(settings);
             for (WorkerRecord w : held) {
                 kv[i++] = key(w.datacenterId(), w.workerId());
+                // A holder with a longer window than this node's raises its HWM further ahead
+                // of the same clock: read against this node's window, it would show this node
+                // behind by the difference.
+                kv[i++] = w.hwmMillis() - (w.maxAheadMillis() > 0 ? w.maxAheadMillis() : own);
                 kv[i++] = w.hwmMillis();
             }
             r = new Reading(seq, time.nanoTime(), 0, Long.MAX_VALUE, kv, mine);
@@ -232,6 +248,7 @@ final class FleetClock {
         long elapsed = (time.nanoTime() - r.nanos) / 1_000_000;
         long lo;
         long hi;
+        long reserved = Long.MAX_VALUE;
         String against;
         if (r.held == null) {
             lo = r.lo + elapsed;
@@ -242,9 +259,11 @@ final class FleetClock {
             mine.addAll(r.mine);
             mine.add(claimed);
             List<Long> others = new ArrayList<>();
-            for (int i = 0; i < r.held.length; i += 2) {
+            List<Long> hwms = new ArrayList<>();
+            for (int i = 0; i < r.held.length; i += 3) {
                 if (!mine.contains(r.held[i])) {
                     others.add(r.held[i + 1]);
+                    hwms.add(r.held[i + 2]);
                 }
             }
             if (others.size() < 2) {
@@ -260,8 +279,12 @@ final class FleetClock {
             // lease is lapsing, is stale), so the HWMs show a node behind, never ahead: only a
             // store clock does that, or confirms a forward step.
             Collections.sort(others);
-            long lead = settings.maxLeadTicks() * settings.layout().tickMillis();
-            lo = others.get((others.size() - 1) / 2) - settings.windowMillis() - lead + elapsed;
+            lo = others.get((others.size() - 1) / 2) + elapsed;
+            // What the fleet has reserved: a renewing holder's clock is below its HWM. Only to
+            // confirm a forward step that brings this node into agreement (a stale HWM lowers
+            // it, which can only leave a step unconfirmed), never to find a node ahead.
+            Collections.sort(hwms);
+            reserved = hwms.get((hwms.size() - 1) / 2) + elapsed;
             hi = Long.MAX_VALUE;
             against = "the high-water marks other nodes hold";
         }
@@ -272,8 +295,12 @@ final class FleetClock {
                 long wall = now + gap;
                 if (wall < lo - maxSkew || wall - maxSkew > hi) {
                     h.disputeForwardStep();
-                } else if (hi != Long.MAX_VALUE) {
-                    h.confirmForwardStep(); // a bound from below alone confirms nothing
+                } else if (hi != Long.MAX_VALUE || wall - maxSkew <= reserved) {
+                    // Between the store clock's bounds, or between the other holders' clocks
+                    // and what they have reserved: the step brings this node into agreement
+                    // (a node set right after running behind), and minting on it dates no ID
+                    // past the fleet's reservations.
+                    h.confirmForwardStep();
                 }
             }
         }

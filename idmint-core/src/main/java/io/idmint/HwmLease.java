@@ -299,7 +299,8 @@ final class HwmLease implements AutoCloseable {
     private ClaimRequest prefer(int workerId) {
         ClaimRequest r = request;
         return new ClaimRequest(r.namespace(), r.layoutSpec(), r.datacenterId(),
-                r.datacenterName(), r.maxWorkerId(), workerId, r.leaseTtlMillis(), r.holder());
+                r.datacenterName(), r.maxWorkerId(), workerId, r.leaseTtlMillis(), r.holder(),
+                r.maxAheadMillis());
     }
 
     private RegistryException reserve(Claim claimed, long now, String note) {

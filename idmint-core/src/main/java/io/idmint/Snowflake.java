@@ -376,7 +376,7 @@ public final class Snowflake {
                 listener != null ? listener : GeneratorListener.NONE);
         ClaimRequest request = new ClaimRequest(namespace != null ? namespace : "default",
                 l.spec(), dc, datacenterName != null ? datacenterName : "", l.maxWorkerId(),
-                preferred, ttl.toMillis(), holder());
+                preferred, ttl.toMillis(), holder(), FleetClock.maxAheadMillis(settings));
         String thread = "idmint-lease-" + request.namespace() + "-dc" + dc;
         // One fleet clock check for the node, however many workers it holds.
         FleetClock fleet = new FleetClock(settings, registry, request.namespace());

@@ -170,7 +170,10 @@ final class StaticFiles {
         }
     }
 
-    /** Lock file content: '1' or '0' (a state file was written), a space, the holder. */
+    /**
+     * Lock file content: '1' or '0' (a state file was written), a space, the holder's text
+     * ({@link io.idmint.spi.support.HolderText}: its name, then how far ahead it reserves).
+     */
     static void writeLockFile(FileChannel channel, boolean used, String holder)
             throws IOException {
         byte[] text = ((used ? "1 " : "0 ") + holder + "\n").getBytes(StandardCharsets.UTF_8);

@@ -16,6 +16,7 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
+import io.idmint.spi.support.HolderText;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -107,7 +108,8 @@ final class StaticRegistry implements WorkerRegistry {
                     }
                     state = new State(0, 0);
                 }
-                writeLockFile(channel, state.generation() > 0 || used, request.holder());
+                writeLockFile(channel, state.generation() > 0 || used,
+                        HolderText.of(request.holder(), request.maxAheadMillis()));
                 held.put(key(request.namespace(), dc, worker), new Held(lockPath, channel));
                 return new Claim(request.namespace(), dc, worker, state.generation(),
                         state.hwmMillis(), Long.MAX_VALUE);
@@ -256,9 +258,11 @@ final class StaticRegistry implements WorkerRegistry {
                 int dc = Integer.parseInt(ids[0]);
                 int worker = Integer.parseInt(ids[1]);
                 State s = read(dir, dc, worker, layout);
-                String holder = holderOf(p);
+                String text = holderOf(p);
+                String holder = HolderText.name(text);
                 out.add(new WorkerRecord(dc, worker, s == null ? 0 : s.hwmMillis(), holder,
-                        holder.isEmpty() ? 0 : Long.MAX_VALUE));
+                        holder.isEmpty() ? 0 : Long.MAX_VALUE,
+                        holder.isEmpty() ? 0 : HolderText.maxAheadMillis(text)));
             }
         } catch (IOException | RuntimeException e) {
             throw new RegistryException(Kind.UNAVAILABLE, "cannot list " + dir + ": " + e, e);
@@ -269,9 +273,10 @@ final class StaticRegistry implements WorkerRegistry {
     }
 
     /**
-     * The holder named in a lock file if some process holds its lock, else "". A lock file held
-     * in this JVM is read through the channel that holds it; any other is opened only while no
-     * thread here uses it, and read through the same descriptor that probes its lock.
+     * The holder text ({@link HolderText}) of a lock file if some process holds its lock, else
+     * "". A lock file held in this JVM is read through the channel that holds it; any other is
+     * opened only while no thread here uses it, and read through the same descriptor that probes
+     * its lock.
      */
     private static String holderOf(Path lockPath) throws IOException {
         FileChannel held = HELD.get(lockPath);
@@ -292,7 +297,7 @@ final class StaticRegistry implements WorkerRegistry {
         }
     }
 
-    /** The holder a lock file names, read through {@code channel} without moving it. */
+    /** The holder text a lock file keeps, read through {@code channel} without moving it. */
     private static String holderIn(FileChannel channel) throws IOException {
         java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(4096);
         long pos = 0;

@@ -109,6 +109,36 @@ class ClockChecksTest {
         assertThat(c2.status().ready()).isTrue();
     }
 
+    /**
+     * Without a store clock: a node restarted an hour behind takes no worker; set right, its
+     * clock steps an hour forwards into agreement with the fleet (between the other holders'
+     * clocks and what they reserved), which confirms the step: ready within 2 s, not after the
+     * minute an unconfirmed step waits. A step past what the fleet reserved stays held back.
+     */
+    @Test
+    void nodeAnHourBehindTheFleet_setRight_isReadyWithinSeconds_aStepPastTheFleetIsNot() {
+        SnowflakeGenerator b = node(new NodeClock(0).source(), c -> c.preferredWorkerId(0));
+        SnowflakeGenerator c2 = node(new NodeClock(0).source(), c -> c.preferredWorkerId(1));
+        NodeClock clock = new NodeClock(-HOUR);
+        SnowflakeGenerator a = node(clock.source(), c -> c);
+        pass(3_000, b, c2, a);
+        assertThat(a.status().reason()).isEqualTo(Reason.CLOCK_BEHIND_FLEET);
+        clock.errorMillis = 0; // NTP steps it right: an hour forwards
+        pass(2_000, b, c2, a);
+        assertThat(a.status().ready()).as(a.status().detail()).isTrue();
+        assertThat(a.status().clockOffsetMillis()).isZero();
+        long ts = a.layout().decode(a.nextId()).timestampMillis();
+        assertThat(ts).isBetween(real.currentTimeMillis() - 5, real.currentTimeMillis());
+
+        clock.errorMillis = 30_000; // a bad step: 30 s ahead of every other holder
+        for (int i = 0; i < 20; i++) {
+            pass(1_000, b, c2, a);
+            assertThat(a.status().clockOffsetMillis()).isGreaterThan(25_000);
+            ts = a.layout().decode(a.nextId()).timestampMillis();
+            assertThat(ts).isLessThanOrEqualTo(real.currentTimeMillis() + 1_000);
+        }
+    }
+
     @Test
     void nodeAnHourBehindTheStoreClock_isNotReady_untilTheStepIsConfirmedByTheStore() {
         WorkerRegistry registry = withStoreClock();
@@ -294,6 +324,36 @@ class ClockChecksTest {
         assertThat(a.status().fleetSkewMillis()).isBetween(-32_000L, -28_000L);
         assertThat(b.status().ready()).isTrue();
         assertThat(c2.status().ready()).isTrue();
+    }
+
+    /**
+     * Holders with reservation windows other than this node's, on one clock: each HWM is read
+     * against its own holder's window, which its claim stored, so a node with a short window is
+     * not judged behind by the difference (a 1 s node beside two 10 s nodes was "9000 ms
+     * behind" and took no worker), and a node truly behind is measured by how far it is.
+     */
+    @Test
+    void mixedReservationWindows_nobodyOnTheRightTimeIsBehind_andSkewIsTheClocksOwn() {
+        UnaryOperator<Snowflake> tenSeconds = c -> c.reservationWindow(Duration.ofSeconds(10));
+        UnaryOperator<Snowflake> oneSecond = c -> c.reservationWindow(Duration.ofSeconds(1));
+        SnowflakeGenerator b = node(new NodeClock(0).source(), tenSeconds);
+        SnowflakeGenerator c2 = node(new NodeClock(0).source(), tenSeconds);
+        SnowflakeGenerator a = node(new NodeClock(0).source(), oneSecond);
+        SnowflakeGenerator d = node(new NodeClock(0).source(),
+                c -> c.reservationWindow(Duration.ofMinutes(1)).maxLead(Duration.ofSeconds(5)));
+        for (int round = 0; round < 6; round++) {
+            pass(5_000, a, b, c2, d);
+            for (SnowflakeGenerator n : List.of(a, b, c2, d)) {
+                assertThat(n.status().ready()).as(n.status().detail()).isTrue();
+                assertThat(n.status().fleetSkewMillis()).isZero();
+                n.nextId();
+            }
+        }
+        SnowflakeGenerator behind = node(new NodeClock(-30_000).source(), oneSecond);
+        assertThat(behind.status().reason()).isEqualTo(Reason.CLOCK_BEHIND_FLEET);
+        assertThat(behind.status().fleetSkewMillis()).isBetween(-31_000L, -29_000L);
+        SnowflakeGenerator late = node(new NodeClock(-1_500).source(), oneSecond);
+        assertThat(late.status().ready()).as("within clock.max-skew").isTrue();
     }
 
     @Test

@@ -56,6 +56,7 @@ class PublicApiTest {
                 "io.idmint.spi.WorkerRegistryProvider",
                 "io.idmint.spi.support.Checks",
                 "io.idmint.spi.support.Durations",
+                "io.idmint.spi.support.HolderText",
                 "io.idmint.spi.support.Names",
                 "io.idmint.spi.support.Passwords",
                 "io.idmint.spi.support.Providers",

@@ -40,6 +40,8 @@ final class SimStore {
     private final long[] token;
     private final long[] hwm;
     private final long[] leaseUntil;
+    /** How far ahead of its clock each worker's holder said it reserves. */
+    private final long[] maxAhead;
     /** Whether an expired lease fails an extend (etcd) or lives on until another claim (SQL). */
     private final boolean revokeExpired;
     private long nextToken = 1;
@@ -52,6 +54,7 @@ final class SimStore {
         this.token = new long[workers];
         this.hwm = new long[workers];
         this.leaseUntil = new long[workers];
+        this.maxAhead = new long[workers];
         this.revokeExpired = revokeExpired;
         java.util.Arrays.fill(holder, -1);
         java.util.Arrays.fill(lastHolder, -1);
@@ -111,7 +114,7 @@ final class SimStore {
                     for (int w = 0; w < holder.length; w++) {
                         boolean held = holder[w] >= 0 && leaseUntil[w] >= now;
                         out.add(new WorkerRecord(0, w, hwm[w], held ? "node#" + holder[w] : "",
-                                held ? leaseUntil[w] : 0));
+                                held ? leaseUntil[w] : 0, held ? maxAhead[w] : 0));
                     }
                     return out;
                 });
@@ -208,6 +211,7 @@ final class SimStore {
         lastHolder[best] = n.id;
         token[best] = nextToken++;
         leaseUntil[best] = now + r.leaseTtlMillis();
+        maxAhead[best] = r.maxAheadMillis();
         return new Claim(r.namespace(), r.datacenterId(), best, token[best], hwm[best],
                 r.leaseTtlMillis());
     }

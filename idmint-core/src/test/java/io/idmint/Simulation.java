@@ -70,6 +70,8 @@ final class Simulation {
         long pausedUntil;
         long downUntil;
         long nextMaintain;
+        /** The reservation window of the node it runs now. */
+        long window;
 
         Machine(int index, SimClock clock) {
             this.index = index;
@@ -95,6 +97,13 @@ final class Simulation {
     private long keepalive;
     private long storeTimeout;
     private long window;
+    /**
+     * Whether each node draws a reservation window of its own (from {@link #windows}, so that a
+     * schedule without mixed windows is the one its seed drew before they existed): the fleet
+     * clock check must not judge a node with a short window behind the others by the difference.
+     */
+    private boolean mixedWindows;
+    private final SplittableRandom windows;
     private ClockPolicy policy;
     private int preferred;
     private int faultPermille;
@@ -104,6 +113,7 @@ final class Simulation {
 
     Simulation(long seed, boolean tracing) {
         this.rng = new SplittableRandom(seed);
+        this.windows = new SplittableRandom(~seed);
         this.trace = tracing ? new StringBuilder() : null;
     }
 
@@ -228,6 +238,7 @@ final class Simulation {
         keepalive = ttl / (3 + rng.nextInt(3));
         storeTimeout = rng.nextBoolean() ? ttl : ttl / 2 + rng.nextLong(ttl / 2);
         window = 30 + rng.nextLong(2 * ttl);
+        mixedWindows = windows.nextBoolean();
         policy = rng.nextBoolean() ? ClockPolicy.FAIL : ClockPolicy.CONTINUE;
         preferred = rng.nextInt(3) - 1;
         faultPermille = 5 + rng.nextInt(40);
@@ -244,29 +255,32 @@ final class Simulation {
 
     private String config() {
         return machines.size() + " nodes, layout " + layout + ", ttl " + ttl + ", keepalive "
-                + keepalive + ", store timeout " + storeTimeout + ", window " + window + ", "
+                + keepalive + ", store timeout " + storeTimeout + ", window " + window
+                + (mixedWindows ? " (first node; each its own)" : "") + ", "
                 + policy + ", preferred worker " + preferred;
     }
 
     private void start(Machine m) {
         Node n = new Node(nextNodeId++, m, 1 << layout.bits(Layout.Field.WORKER));
         m.node = n;
-        trace(n, "starts on machine " + m.index + ", clock " + m.clock);
+        m.window = mixedWindows && nextNodeId > 1 ? 30 + windows.nextLong(2 * ttl) : window;
+        trace(n, "starts on machine " + m.index + ", clock " + m.clock + ", window "
+                + m.window);
         Snowflake b = Snowflake.newBuilder().registry(store.view(n)).timeSource(m.clock)
                 .layout(layout).clockPolicy(policy).leaseTtl(Duration.ofMillis(ttl))
                 .keepaliveInterval(Duration.ofMillis(keepalive))
                 .storeTimeout(Duration.ofMillis(storeTimeout))
-                .reservationWindow(Duration.ofMillis(window)).maintenance(Nodes.NO_LOOP);
+                .reservationWindow(Duration.ofMillis(m.window)).maintenance(Nodes.NO_LOOP);
         if (preferred >= 0) {
             b.preferredWorkerId(preferred);
         }
         n.gen = (SnowflakeGenerator) b.build();
         oracle.afterStep(n);
-        m.nextMaintain = now + period();
+        m.nextMaintain = now + period(m);
     }
 
-    private long period() {
-        return Math.min(keepalive, window / 3);
+    private long period(Machine m) {
+        return Math.min(keepalive, m.window / 3);
     }
 
     /** A fault on machine {@code m}, or on the store. */
@@ -334,7 +348,7 @@ final class Simulation {
                 trace(n, "maintain: " + n.gen.lease().state() + " " + n.gen.lease().detail());
             }
             oracle.afterStep(n);
-            long p = period();
+            long p = period(m);
             m.nextMaintain = now + (rng.nextInt(20) == 0 ? 4 * p : p / 2 + rng.nextLong(p));
             return;
         }

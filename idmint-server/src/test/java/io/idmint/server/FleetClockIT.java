@@ -4,11 +4,17 @@ import static io.idmint.server.HttpApiIT.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdGenerator;
+import io.idmint.Layout;
 import io.idmint.Snowflake;
 import io.idmint.TimeSource;
 import io.idmint.WorkerRegistries;
+import io.idmint.server.IdmintProcesses.Node;
 import io.idmint.spi.WorkerRegistry;
+import io.idmint.testkit.IdOracle;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The fleet clock check as an operator sees it: a server whose clock is an hour behind the
  * workers another holder keeps is NOT READY with reason {@code CLOCK_BEHIND_FLEET} and the measured
- * skew in {@code /health/ready}, the status and the metrics, and writes no high-water mark.
+ * skew in {@code /health/ready}, the status and the metrics, and writes no high-water mark; set
+ * right, it is ready within seconds.
  */
 class FleetClockIT {
 
@@ -66,6 +73,56 @@ class FleetClockIT {
     private long hwmOf(int worker) throws Exception {
         return registry.list("default").stream().filter(r -> r.workerId() == worker)
                 .mapToLong(io.idmint.spi.WorkerRecord::hwmMillis).findFirst().orElse(0);
+    }
+
+    /**
+     * With real processes on one {@code static:} data directory (no store clock, as on etcd): a
+     * server started an hour behind (libfaketime) takes no worker; its clock set right, the hour's
+     * forward step brings it into agreement with the other holders, whose HWMs confirm it, so it
+     * is ready within seconds (it once held the step back for the minute an unconfirmed step
+     * waits, 76 s unavailable in all) and mints at the real time, not ahead of it.
+     */
+    @Test
+    void serverAnHourBehind_setRight_isReadyWithinSeconds_mintingAtTheRealTime(
+            @TempDir Path tmp) throws Exception {
+        IdmintProcesses procs = new IdmintProcesses(tmp);
+        try {
+            Path shared = procs.dataDir("fleet");
+            List<Node> holders = List.of(procs.serve("b", shared, Map.of()),
+                    procs.serve("c", shared, Map.of()));
+            for (Node n : holders) {
+                n.awaitReady(Duration.ofSeconds(30));
+            }
+            Path clock = tmp.resolve("late.clock");
+            ChaosNode.setClock(clock, "-1h");
+            Node late = procs.serve("late", shared, ChaosNode.clockEnv(clock));
+            late.awaitNotReady(Duration.ofSeconds(30), "behind the high-water marks other nodes");
+            ChaosNode.setClock(clock, "+0");
+            // Well under the minute the step waited unconfirmed; libfaketime reads the file once
+            // a second, and a node without a worker claims again every second or so.
+            long took = late.awaitReady(Duration.ofSeconds(15));
+            long before = System.currentTimeMillis();
+            List<Long> ids = late.mint(1000);
+            long after = System.currentTimeMillis();
+            for (long id : List.of(ids.get(0), ids.get(ids.size() - 1))) {
+                assertThat(Layout.SNOWFLAKE.decode(id).timestampMillis())
+                        .as(procs.describe("an ID of the node set right, dated at the real time"))
+                        .isBetween(before - 2_000, after + 1_000);
+            }
+            List<long[]> all = new ArrayList<>(List.of(toArray(ids)));
+            for (Node n : holders) {
+                all.add(toArray(n.mint(1000)));
+            }
+            IdOracle.assertUnique(all.toArray(new long[0][]));
+            System.out.printf("[fleet clock] a server set right after an hour behind: ready "
+                    + "%d ms after its clock file changed%n", took);
+        } finally {
+            procs.close();
+        }
+    }
+
+    private static long[] toArray(List<Long> ids) {
+        return ids.stream().mapToLong(Long::longValue).toArray();
     }
 
     @Test

@@ -26,6 +26,7 @@ public final class InMemoryRegistry implements WorkerRegistry {
         long token;
         long leaseUntilNanos = Long.MIN_VALUE;
         String holder = "";
+        long maxAhead;
     }
 
     private final TimeSource time;
@@ -97,6 +98,7 @@ public final class InMemoryRegistry implements WorkerRegistry {
                 k -> new Entry());
         e.layout = request.layoutSpec();
         e.holder = request.holder();
+        e.maxAhead = request.maxAheadMillis();
         e.token = nextToken++;
         e.leaseUntilNanos = saturatedAdd(now, nanos(request.leaseTtlMillis()));
         return new Claim(request.namespace(), request.datacenterId(), best, e.token, e.hwm,
@@ -134,7 +136,7 @@ public final class InMemoryRegistry implements WorkerRegistry {
                 long expires = !held ? 0 : e.leaseUntilNanos == Long.MAX_VALUE ? Long.MAX_VALUE
                         : time.currentTimeMillis() + (e.leaseUntilNanos - now) / 1_000_000;
                 out.add(new WorkerRecord(Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
-                        e.hwm, held ? e.holder : "", expires));
+                        e.hwm, held ? e.holder : "", expires, held ? e.maxAhead : 0));
             }
         });
         out.sort(Comparator.comparingInt(WorkerRecord::datacenterId)

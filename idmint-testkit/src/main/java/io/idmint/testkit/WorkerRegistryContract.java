@@ -58,8 +58,12 @@ public abstract class WorkerRegistryContract {
     }
 
     protected ClaimRequest request(int maxWorkerId, int preferred) {
+        return request(maxWorkerId, preferred, 10_000);
+    }
+
+    private ClaimRequest request(int maxWorkerId, int preferred, long maxAheadMillis) {
         return new ClaimRequest(namespace, Layout.SNOWFLAKE.spec(), 1, "dc-one", maxWorkerId,
-                preferred, 30_000, "test/" + maxWorkerId);
+                preferred, 30_000, "test/" + maxWorkerId, maxAheadMillis);
     }
 
     @Test
@@ -255,6 +259,33 @@ public abstract class WorkerRegistryContract {
                 .contains(tuple(1, 1, 7_000L, "test/3"), tuple(1, 3, three.hwmMillis(),
                         "test/3"));
         assertThat(other.heldWorkers("unused" + namespace)).isEmpty();
+    }
+
+    /**
+     * Where the store keeps no clock, the fleet clock check reads each holder's HWM against the
+     * holder's own reservation (docs/design.md, "Clock checks"), so each claim's
+     * {@code maxAheadMillis} comes back with its worker, and 0 for a claim that said none.
+     */
+    @Test
+    void heldWorkers_withoutAStoreClock_sayHowFarEachHolderReservesAhead() throws Exception {
+        WorkerRegistry r = connect();
+        r.claim(request(3, 1, 11_000));
+        r.claim(request(3, 2, 1_000));
+        r.claim(request(3, 3, 0));
+        for (List<WorkerRecord> records : List.of(connect().heldWorkers(namespace),
+                connect().list(namespace))) {
+            for (WorkerRecord w : records) {
+                long said = w.workerId() == 1 ? 11_000 : w.workerId() == 2 ? 1_000 : 0;
+                assertThat(w.holder()).as("the name alone").isEqualTo("test/3");
+                if (hasStoreClock()) {
+                    assertThat(w.maxAheadMillis()).isIn(0L, said);
+                } else {
+                    assertThat(w.maxAheadMillis()).as("worker " + w.workerId())
+                            .isEqualTo(said);
+                }
+            }
+            assertThat(records).extracting(WorkerRecord::workerId).containsExactly(1, 2, 3);
+        }
     }
 
     @Test
