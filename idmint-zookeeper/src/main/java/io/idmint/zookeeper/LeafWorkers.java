@@ -95,7 +95,8 @@ final class LeafWorkers {
 
     /**
      * What Leaf's directory holds: Leaf's workers, idmint's reservations, and the latest time a
-     * Leaf node reported.
+     * Leaf node reported, each report believed only as far as ZooKeeper's clock when it was
+     * written (its znode's {@code mtime}).
      */
     record Registrations(Set<Integer> leaf, Map<Integer, Reservation> idmint, long floorMillis) {
     }
@@ -147,7 +148,12 @@ final class LeafWorkers {
                 idmint.put(reserved, new Reservation(e.getValue().stat().getCtime(),
                         field(IP, data), field(PORT, data)));
             } else {
-                floor = Math.max(floor, timestamp(e.getKey(), e.getValue().data()));
+                // Workers are disjoint, so Leaf's time orders idmint's IDs after Leaf's and
+                // protects no uniqueness: a Leaf node whose clock runs ahead of ZooKeeper's is
+                // followed no further than ZooKeeper's clock at its report, or every idmint
+                // node would wait for that clock for as long as the Leaf node ran.
+                floor = Math.max(floor, Math.min(timestamp(e.getKey(), e.getValue().data()),
+                        e.getValue().stat().getMtime()));
             }
         }
         return new Registrations(leaf, idmint, floor);

@@ -307,19 +307,48 @@ class ZkLeafModeIT {
     void claim_startsAboveLeafsLatestReportedTime() throws Exception {
         long now = System.currentTimeMillis();
         leafNode("10.0.0.1", 8080, now - 60_000);
-        leafNode("10.0.0.2", 8080, now + 5_000); // a Leaf clock ahead of ours
+        leafNode("10.0.0.2", 8080, now - 5_000);
 
         Claim c = open().claim(request(Layout.LEAF.spec(), -1));
 
-        assertThat(c.hwmMillis()).isEqualTo(now + 5_000);
+        assertThat(c.hwmMillis()).isEqualTo(now - 5_000);
+    }
+
+    /**
+     * Issue 36 item 3: a Leaf node whose clock runs 40 s ahead, reporting every 3 s as Leaf
+     * does, once kept every new idmint node waiting for as long as it ran (each claim re-read its
+     * latest report as the floor). Its report is believed only as far as ZooKeeper's clock when
+     * it was written: a node on the right time is ready at once and mints at its own clock.
+     */
+    @Test
+    void leafNodeAhead_ofZooKeepersClock_keepsNoIdmintNodeWaiting() throws Exception {
+        long now = System.currentTimeMillis();
+        int worker = leafNode("10.0.0.9", 8080, now + 40_000);
+        String path = forever() + "/10.0.0.9:8080-" + String.format("%010d", worker);
+        for (int report = 0; report < 3; report++) {
+            long ahead = System.currentTimeMillis() + 40_000;
+            leafSide.setData().forPath(path, ("{\"ip\":\"10.0.0.9\",\"port\":\"8080\","
+                    + "\"timestamp\":" + ahead + "}").getBytes(StandardCharsets.UTF_8));
+            long zkTime = leafSide.checkExists().forPath(path).getMtime();
+            Claim c = open().claim(request(Layout.LEAF.spec(), -1));
+            assertThat(c.hwmMillis()).as("no further than ZooKeeper's clock at the report")
+                    .isEqualTo(zkTime).isLessThan(ahead - 30_000);
+        }
+        try (IdGenerator gen = Snowflake.newBuilder().layout(Layout.LEAF).registry(open())
+                .namespace(ns).build()) {
+            long id = gen.nextId(); // ready at once: no wait for the Leaf node's clock
+            assertThat(Layout.LEAF.decode(id).timestampMillis())
+                    .isBetween(now, System.currentTimeMillis());
+        }
     }
 
     @Test
     void generator_waitsForItsClockToPassLeafsTime_thenMintsAboveIt() throws Exception {
         long now = System.currentTimeMillis();
-        long leafTime = now + 5_000;
+        long leafTime = now;
         leafNode("10.0.0.1", 8080, leafTime);
-        ManualTimeSource clock = new ManualTimeSource(now);
+        // This node's clock is 5 s behind Leaf's report (and so ZooKeeper's).
+        ManualTimeSource clock = new ManualTimeSource(now - 5_000);
         try (IdGenerator gen = Snowflake.newBuilder().layout(Layout.LEAF).registry(open())
                 .namespace(ns).timeSource(clock).build()) {
             assertThatThrownBy(gen::nextId).isInstanceOf(IdUnavailableException.class);
