@@ -20,7 +20,7 @@ import java.util.concurrent.Executor;
  *
  * <p>All registry calls happen in {@link #maintain()}, one step at a time under this object's
  * lock, on the maintenance loop (or a test's thread). The lease sees its generator only as an
- * {@link Issuer}: what the protocol allows it to issue, and what it issued.
+ * {@link LeaseIssuer}: what the protocol allows it to issue, and what it issued.
  */
 final class HwmLease implements AutoCloseable {
 
@@ -30,33 +30,8 @@ final class HwmLease implements AutoCloseable {
      */
     static final long RETRY_BACKOFF_MILLIS = 250;
 
-    /** The part of the generator the protocol drives. */
-    interface Issuer {
-
-        /**
-         * Starts issuing on a newly claimed worker, above {@code hwmTick} and up to
-         * {@code limitTick}.
-         */
-        void install(int datacenterId, int workerId, long hwmTick, long limitTick);
-
-        /** Raises the issuance limit after an acknowledged reservation. */
-        void extendLimit(long limitTick);
-
-        /**
-         * Stops issuing, atomically; returns the last tick issued, or {@link Long#MIN_VALUE}.
-         * Later calls throw {@code reason}.
-         */
-        long retire(IdUnavailableException reason);
-
-        /** The last tick issued on the held worker, or {@link Long#MIN_VALUE}. */
-        long lastIssuedTick();
-
-        /** The last tick issued on a worker given up before, or {@link Long#MIN_VALUE}. */
-        long lastRetiredTick();
-    }
-
     private final GeneratorSettings settings;
-    private final Issuer issuer;
+    private final LeaseIssuer issuer;
     private final WorkerRegistry registry;
     private final ClaimRequest request;
     private final TimeSource time;
@@ -64,12 +39,9 @@ final class HwmLease implements AutoCloseable {
     private final long leaseBudgetMillis;
     private final FleetClock fleet;
     private final FleetClock.Watch watch;
+    private final LeaseStatus status;
 
     private Claim claim;
-    private volatile LeaseState state = LeaseState.ACQUIRING;
-    private volatile String detail = "acquiring a worker ID";
-    /** Why no ID can be issued, or null while the lease issues. */
-    private volatile Reason reason = Reason.NO_LEASE;
     /** The worker this lease held last, preferred when it claims again; -1 before any. */
     private int previousWorker = -1;
     private volatile long clockFaultMillis;
@@ -78,7 +50,7 @@ final class HwmLease implements AutoCloseable {
     private long claimNotBefore = Long.MIN_VALUE;
     private final MaintenanceLoop loop;
 
-    HwmLease(GeneratorSettings settings, Issuer issuer, WorkerRegistry registry,
+    HwmLease(GeneratorSettings settings, LeaseIssuer issuer, WorkerRegistry registry,
             ClaimRequest request, FleetClock fleet) {
         this.settings = settings;
         this.issuer = issuer;
@@ -90,18 +62,19 @@ final class HwmLease implements AutoCloseable {
         this.loop = new MaintenanceLoop(this, time, settings.periodMillis());
         this.fleet = fleet;
         this.watch = fleet.watch();
+        this.status = new LeaseStatus(settings.listener());
     }
 
     LeaseState state() {
-        return state;
+        return status.state();
     }
 
     String detail() {
-        return detail;
+        return status.detail();
     }
 
     Reason reason() {
-        return reason;
+        return status.reason();
     }
 
     /** This node's clock minus the fleet's at the last fleet check (0 within its bounds). */
@@ -120,7 +93,7 @@ final class HwmLease implements AutoCloseable {
     synchronized void acquireOrThrow(boolean poolFullIsFatal) {
         RegistryException fatal = acquire(poolFullIsFatal);
         if (fatal != null) {
-            state = LeaseState.RELEASED;
+            status.releasedQuietly();
             throw new IllegalStateException(fatal.getMessage(), fatal);
         }
     }
@@ -149,7 +122,7 @@ final class HwmLease implements AutoCloseable {
 
     /** One protocol step: acquire, or give up the worker after a clock fault, or extend. */
     synchronized void maintain() {
-        if (state == LeaseState.RELEASED) {
+        if (status.state() == LeaseState.RELEASED) {
             return;
         }
         // Reading the offset forgets a held-back forward step that was set right since, so that
@@ -166,7 +139,7 @@ final class HwmLease implements AutoCloseable {
             // Checked before renewing: a clock the fleet disputes raises no HWM. One fault skips
             // a renewal (the runway covers several); a second in a row gives the worker up (see
             // FleetClock.whileHeld).
-            FleetClock.Verdict v = state == LeaseState.ACTIVE
+            FleetClock.Verdict v = status.state() == LeaseState.ACTIVE
                     ? watch.whileHeld() : null;
             if (v == null) {
                 extend();
@@ -176,7 +149,7 @@ final class HwmLease implements AutoCloseable {
                 // worker goes, as in extend(), or this node would issue on a lapsed lease.
                 giveUp(v.fault(), v.why() + "; worker released, re-joining when the clock agrees");
             } else {
-                detail = v.why() + "; renewal held back until a second check";
+                status.detail(v.why() + "; renewal held back until a second check");
             }
         }
     }
@@ -203,7 +176,7 @@ final class HwmLease implements AutoCloseable {
         long own = ownTick == Long.MIN_VALUE ? Long.MIN_VALUE : layout.millisOf(ownTick);
         long now = time.currentTimeMillis();
         if (fail && own != Long.MIN_VALUE && own - now > maxWait) {
-            setState(LeaseState.ACQUIRING, Reason.CLOCK_BEHIND, "clock is " + (own - now)
+            status.set(LeaseState.ACQUIRING, Reason.CLOCK_BEHIND, "clock is " + (own - now)
                     + " ms behind the last ID this node issued; waiting for it to catch up "
                     + "(clock.policy=fail)");
             return null;
@@ -224,7 +197,7 @@ final class HwmLease implements AutoCloseable {
                     if (passed != null && e.kind() == RegistryException.Kind.POOL_FULL) {
                         return waitFor(passed, "it is the only free worker");
                     }
-                    setState(LeaseState.ACQUIRING, e.getMessage());
+                    status.set(LeaseState.ACQUIRING, e.getMessage());
                     boolean fatal = !e.retryable()
                             || poolFullIsFatal && e.kind() == RegistryException.Kind.POOL_FULL;
                     return fatal ? e : null;
@@ -240,13 +213,13 @@ final class HwmLease implements AutoCloseable {
                         v = watch.beforeReserve(c.datacenterId(), c.workerId());
                     } catch (RegistryException e) {
                         quietRelease(c, c.hwmMillis());
-                        setState(LeaseState.ACQUIRING, e.getMessage());
+                        status.set(LeaseState.ACQUIRING, e.getMessage());
                         return e.retryable() ? null : e;
                     }
                     reference = v.reference();
                     if (v.fault() != null) {
                         quietRelease(c, c.hwmMillis());
-                        setState(LeaseState.ACQUIRING, v.fault(), v.why()
+                        status.set(LeaseState.ACQUIRING, v.fault(), v.why()
                                 + "; taking no worker until it agrees");
                         return null;
                     }
@@ -288,7 +261,7 @@ final class HwmLease implements AutoCloseable {
 
     /** Waits for the clock to reach a claimed worker's HWM; its caller releases the worker. */
     private RegistryException waitFor(Claim c, String why) {
-        setState(LeaseState.ACQUIRING, Reason.CLOCK_BEHIND, "clock is " + (c.hwmMillis()
+        status.set(LeaseState.ACQUIRING, Reason.CLOCK_BEHIND, "clock is " + (c.hwmMillis()
                 - time.currentTimeMillis()) + " ms behind the high-water mark of worker "
                 + c.workerId() + " (" + why + "); waiting for it to catch up (clock.policy=fail)");
         claimNotBefore = c.hwmMillis() - settings.maxWaitMillis(); // claiming sooner is useless
@@ -312,7 +285,7 @@ final class HwmLease implements AutoCloseable {
             c = c.withToken(registry.extend(c, until));
         } catch (RegistryException e) {
             quietRelease(c, c.hwmMillis());
-            setState(LeaseState.ACQUIRING, "claimed worker " + c.workerId()
+            status.set(LeaseState.ACQUIRING, "claimed worker " + c.workerId()
                     + " but could not reserve time: " + e.getMessage());
             return e.retryable() || e.kind() == RegistryException.Kind.LEASE_LOST ? null : e;
         }
@@ -322,7 +295,7 @@ final class HwmLease implements AutoCloseable {
         watch.held(c.datacenterId(), c.workerId());
         issuer.install(c.datacenterId(), c.workerId(), layout.tickOf(c.hwmMillis()),
                 layout.tickOf(limit(from)));
-        setState(LeaseState.ACTIVE, "holding worker " + c.workerId() + " of datacenter "
+        status.set(LeaseState.ACTIVE, "holding worker " + c.workerId() + " of datacenter "
                 + c.datacenterId() + note);
         return null;
     }
@@ -337,7 +310,7 @@ final class HwmLease implements AutoCloseable {
             claim = claim.withToken(registry.extend(claim, until));
             issuer.extendLimit(layout.tickOf(limit(from)));
             lastAckNanos = sendNanos;
-            setState(LeaseState.ACTIVE, "holding worker " + claim.workerId() + " of datacenter "
+            status.set(LeaseState.ACTIVE, "holding worker " + claim.workerId() + " of datacenter "
                     + claim.datacenterId());
         } catch (RegistryException e) {
             if (e.kind() == RegistryException.Kind.LEASE_LOST) {
@@ -346,7 +319,7 @@ final class HwmLease implements AutoCloseable {
                                 Duration.ofSeconds(1)));
                 claim = null;
                 watch.released();
-                setState(LeaseState.LOST, e.getMessage());
+                status.set(LeaseState.LOST, e.getMessage());
                 return;
             }
             long silentMillis = (time.nanoTime() - lastAckNanos) / 1_000_000;
@@ -354,8 +327,8 @@ final class HwmLease implements AutoCloseable {
                 giveUp(Reason.NO_LEASE, "registry unreachable for " + silentMillis + " ms: "
                         + e.getMessage());
             } else {
-                setState(LeaseState.DEGRADED, "renewal failed, issuing within the reserved runway: "
-                        + e.getMessage());
+                status.set(LeaseState.DEGRADED, "renewal failed, issuing within the reserved "
+                        + "runway: " + e.getMessage());
             }
         }
     }
@@ -376,7 +349,7 @@ final class HwmLease implements AutoCloseable {
         Claim c = claim;
         claim = null;
         watch.released();
-        setState(LeaseState.LOST, reason, why);
+        status.set(LeaseState.LOST, reason, why);
         quietRelease(c, finalHwm(c, last));
     }
 
@@ -391,22 +364,7 @@ final class HwmLease implements AutoCloseable {
         } catch (RegistryException e) {
             // The claim lapses with its lease; its HWM stays at the last reservation, which is
             // at least every timestamp issued, so nothing is lost by not lowering it.
-            detail = "release of worker " + c.workerId() + " failed: " + e.getMessage();
-        }
-    }
-
-    private void setState(LeaseState next, String why) {
-        setState(next, next == LeaseState.ACTIVE || next == LeaseState.DEGRADED ? null
-                : Reason.NO_LEASE, why);
-    }
-
-    private void setState(LeaseState next, Reason why, String sentence) {
-        LeaseState prev = state;
-        reason = why;
-        detail = sentence;
-        if (prev != next) {
-            state = next;
-            settings.listener().onStateChange(prev, next, sentence);
+            status.detail("release of worker " + c.workerId() + " failed: " + e.getMessage());
         }
     }
 
@@ -414,7 +372,7 @@ final class HwmLease implements AutoCloseable {
     public void close() {
         loop.close();
         synchronized (this) {
-            if (state == LeaseState.RELEASED) {
+            if (status.state() == LeaseState.RELEASED) {
                 return;
             }
             long last = issuer.retire(new IdUnavailableException(Reason.CLOSED,
@@ -425,7 +383,7 @@ final class HwmLease implements AutoCloseable {
                 watch.released();
                 quietRelease(c, finalHwm(c, last));
             }
-            setState(LeaseState.RELEASED, "closed; worker released");
+            status.set(LeaseState.RELEASED, "closed; worker released");
         }
     }
 }

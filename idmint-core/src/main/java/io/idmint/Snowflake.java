@@ -6,7 +6,6 @@ import static io.idmint.spi.support.Checks.requirePositive;
 import static io.idmint.spi.support.Checks.requireUnset;
 
 import io.idmint.spi.ClaimRequest;
-import io.idmint.spi.RegistryException;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.spi.support.Durations;
 import io.idmint.spi.support.Names;
@@ -377,48 +376,7 @@ public final class Snowflake {
         ClaimRequest request = new ClaimRequest(namespace != null ? namespace : "default",
                 l.spec(), dc, datacenterName != null ? datacenterName : "", l.maxWorkerId(),
                 preferred, ttl.toMillis(), holder(), FleetClock.maxAheadMillis(settings));
-        String thread = "idmint-lease-" + request.namespace() + "-dc" + dc;
-        // One fleet clock check for the node, however many workers it holds.
-        FleetClock fleet = new FleetClock(settings, registry, request.namespace());
-        if (k == 1) {
-            return start(settings, request, fleet, thread, false);
-        }
-        SnowflakeGenerator[] stripes = new SnowflakeGenerator[k];
-        int leased = 0;
-        try {
-            for (; leased < k; leased++) {
-                // The preference is the first worker's; the others take free ones in the
-                // registry's order.
-                stripes[leased] = start(settings, leased == 0 ? request
-                        : request.withoutPreference(), fleet, thread + "-" + leased, true);
-            }
-        } catch (RuntimeException e) {
-            for (int i = 0; i < leased; i++) {
-                stripes[i].close();
-            }
-            if (e.getCause() instanceof RegistryException r
-                    && r.kind() == RegistryException.Kind.POOL_FULL) {
-                throw new IllegalStateException("workers " + k + ": only " + leased
-                        + " worker IDs of datacenter " + dc + " were free in namespace "
-                        + request.namespace() + " (" + r.getMessage() + "); released them "
-                        + "again. Ask for fewer workers or free some worker IDs", r);
-            }
-            throw e;
-        }
-        return new StripedGenerator(stripes);
-    }
-
-    /** One generator on one leased worker, its first acquisition done on this thread. */
-    private SnowflakeGenerator start(GeneratorSettings settings, ClaimRequest request,
-            FleetClock fleet, String threadName, boolean poolFullIsFatal) {
-        SnowflakeGenerator generator = new SnowflakeGenerator(settings, registry, request, fleet);
-        generator.lease().acquireOrThrow(poolFullIsFatal);
-        generator.lease().start(maintenance != null ? maintenance : task -> {
-            Thread t = new Thread(task, threadName);
-            t.setDaemon(true);
-            t.start();
-        });
-        return generator;
+        return new GeneratorLauncher(settings, registry, maintenance).launch(request, k);
     }
 
     /** {@code host/pid}, for operators reading the registry. */

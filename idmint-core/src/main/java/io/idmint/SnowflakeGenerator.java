@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * mix one worker's bits with another's sequence. Retiring a slot swaps its state for
  * {@link #CLOSED} atomically, which yields the exact last issued tick for the final HWM.
  */
-final class SnowflakeGenerator implements IdGenerator, HwmLease.Issuer {
+final class SnowflakeGenerator implements IdGenerator, LeaseIssuer {
 
     static final long CLOSED = Long.MIN_VALUE;
 

@@ -1,14 +1,17 @@
 package io.idmint.etcd;
 
 import static io.idmint.etcd.EtcdStore.bytes;
+import static io.idmint.etcd.EtcdStore.first;
 import static io.idmint.etcd.EtcdStore.string;
+import static io.idmint.etcd.FencedWrites.describe;
+import static io.idmint.etcd.FencedWrites.ownedBy;
+import static io.idmint.etcd.FencedWrites.owner;
 
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
-import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.idmint.spi.Claim;
@@ -63,43 +66,19 @@ final class EtcdRegistry implements WorkerRegistry {
     /** Writes of one extend that may commit unacknowledged and be written again on top. */
     private static final int MAX_RECOVERIES = 3;
 
-    /**
-     * What this client knows of a claim it made: its lease, the owner key's
-     * {@code create_revision}, the last token it wrote and the HWM written with it, and the token
-     * of a write whose outcome is unknown (it timed out), or 0. Token 0: read from the owner key
-     * for a claim this client did not make.
-     */
-    private record Held(long lease, long ownerRevision, long token, long hwm, long inDoubtToken) {
-        /** Whether this client granted the lease, so may revoke it. */
-        boolean ours() {
-            return token != 0;
-        }
-
-        Held written(long newToken, long newHwm) {
-            return new Held(lease, ownerRevision, newToken, newHwm, 0);
-        }
-
-        Held inDoubt(long tokenSent) {
-            return new Held(lease, ownerRevision, token, hwm, tokenSent);
-        }
-
-        /** Whether both are of one claim: a key taken over keeps its create_revision. */
-        boolean sameClaim(Held other) {
-            return lease == other.lease && ownerRevision == other.ownerRevision;
-        }
-    }
-
     private final EtcdStore store;
     private final EtcdKeys keys;
     private final Clock clock;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
     /** Claims given up while etcd did not answer, whose owner keys may stand: by owner key. */
     private final Map<String, Held> abandoned = new ConcurrentHashMap<>();
+    private final FencedWrites writes;
 
     EtcdRegistry(EtcdStore store, String prefix, Clock clock) {
         this.store = store;
         this.keys = new EtcdKeys(prefix);
         this.clock = clock;
+        this.writes = new FencedWrites(store, keys, held);
     }
 
     @Override
@@ -201,9 +180,9 @@ final class EtcdRegistry implements WorkerRegistry {
         }
         long next = Math.max(current, untilMillis);
         Claim at = c;
-        TxnResponse t = write(at, h, next, false);
+        TxnResponse t = writes.write(at, h, next, false);
         for (int recovered = 0; !t.isSucceeded(); recovered++) {
-            KeyValue now = recoverable(at, h, t);
+            KeyValue now = writes.recoverable(at, h, t);
             if (now == null) {
                 throw lost(c, describe(t));
             }
@@ -216,7 +195,7 @@ final class EtcdRegistry implements WorkerRegistry {
             // again on top of it, never lower.
             at = c.withToken(now.getModRevision());
             next = Math.max(EtcdKeys.hwmValue(now), untilMillis);
-            t = write(at, h, next, false);
+            t = writes.write(at, h, next, false);
         }
         long token = t.getHeader().getRevision();
         held.put(key, h.written(token, next));
@@ -228,9 +207,9 @@ final class EtcdRegistry implements WorkerRegistry {
         Held h = held(c);
         long value = Math.max(finalHwmMillis, c.hwmMillis());
         try {
-            TxnResponse t = write(c, h, value, true);
+            TxnResponse t = writes.write(c, h, value, true);
             if (!t.isSucceeded()) {
-                KeyValue now = recoverable(c, h, t);
+                KeyValue now = writes.recoverable(c, h, t);
                 if (now == null) {
                     if (h.ours() && !ownedBy(h, owner(t))) {
                         store.revokeQuietly(h.lease()); // holds nothing any more
@@ -239,7 +218,7 @@ final class EtcdRegistry implements WorkerRegistry {
                 }
                 // The final HWM may be below a reservation that timed out yet committed: the
                 // node issued nothing above its acknowledged limit, so the lower value is safe.
-                t = write(c.withToken(now.getModRevision()), h, value, true);
+                t = writes.write(c.withToken(now.getModRevision()), h, value, true);
                 if (!t.isSucceeded()) {
                     throw lost(c, describe(t));
                 }
@@ -345,73 +324,11 @@ final class EtcdRegistry implements WorkerRegistry {
         throw new RegistryException(Kind.UNAVAILABLE, "etcd key " + key + " keeps vanishing");
     }
 
-    /** The conditional write of extend and release. */
-    private TxnResponse write(Claim c, Held h, long hwm, boolean release)
-            throws RegistryException {
-        String hwmKey = keys.hwm(c);
-        String ownerKey = keys.owner(c);
-        Op put = Op.put(bytes(hwmKey), bytes(Long.toString(hwm)), PutOption.DEFAULT);
-        String what = (release ? "release" : "extend") + " of worker " + c.workerId();
-        Cmp[] compare = {
-            new Cmp(bytes(hwmKey), Cmp.Op.EQUAL, CmpTarget.modRevision(c.token())),
-            new Cmp(bytes(ownerKey), Cmp.Op.EQUAL, CmpTarget.createRevision(h.ownerRevision())),
-        };
-        Op[] otherwise = {Op.get(bytes(hwmKey), GetOption.DEFAULT),
-            Op.get(bytes(ownerKey), GetOption.DEFAULT)};
-        Runnable inDoubt = () -> held.computeIfPresent(hwmKey, (k, cur) ->
-                cur.sameClaim(h) ? cur.inDoubt(c.token()) : cur);
-        try {
-            // An extend is sent again when an attempt's outcome is unknown, after marking it
-            // in doubt: the re-sent Txn either commits the same write, or fails the comparison
-            // because the first attempt committed, which recoverable() recognises. A release is
-            // sent once: a re-sent one could not tell its own deleted owner key from a loss.
-            return release ? store.txn(what, compare, new Op[] {put,
-                Op.delete(bytes(ownerKey), DeleteOption.DEFAULT)}, otherwise)
-                    : store.txn(what, compare, new Op[] {put}, otherwise, inDoubt);
-        } catch (RegistryException e) {
-            inDoubt.run();
-            throw e;
-        }
-    }
-
-    /**
-     * After a failed comparison: the HWM key as it is now, when the only writes since the
-     * caller's token were this claim's own timed-out ones (the owner key is still the one it
-     * created, so nobody else could write); null when the worker was really lost.
-     */
-    private KeyValue recoverable(Claim c, Held h, TxnResponse failed) {
-        Held now = held.get(keys.hwm(c));
-        KeyValue hwm = first(failed, 0);
-        boolean inDoubt = now != null && now.sameClaim(h)
-                && now.inDoubtToken() == c.token();
-        return inDoubt && hwm != null && ownedBy(h, owner(failed)) ? hwm : null;
-    }
-
     /** Whether {@code owner} is the key of a claim this client abandoned, as it left it. */
     private boolean abandonedHere(KeyValue owner) {
         Held h = abandoned.get(string(owner.getKey()));
         return h != null && h.lease() == owner.getLease()
                 && h.ownerRevision() == owner.getCreateRevision();
-    }
-
-    private static boolean ownedBy(Held h, KeyValue owner) {
-        return owner != null && owner.getCreateRevision() == h.ownerRevision()
-                && owner.getLease() == h.lease();
-    }
-
-    private static KeyValue owner(TxnResponse failed) {
-        return first(failed, 1);
-    }
-
-    private static KeyValue first(TxnResponse t, int get) {
-        List<KeyValue> kvs = t.getGetResponses().get(get).getKvs();
-        return kvs.isEmpty() ? null : kvs.get(0);
-    }
-
-    private static String describe(TxnResponse failed) {
-        KeyValue owner = owner(failed);
-        return "its fencing token changed; the worker is "
-                + (owner == null ? "free" : "held by " + string(owner.getValue()));
     }
 
     /** What this client knows of the claim, or the owner key as stored. */

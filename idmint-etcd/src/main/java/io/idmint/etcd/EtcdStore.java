@@ -2,6 +2,7 @@ package io.idmint.etcd;
 
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.common.exception.ErrorCode;
 import io.etcd.jetcd.common.exception.EtcdException;
 import io.etcd.jetcd.kv.GetResponse;
@@ -89,6 +90,12 @@ class EtcdStore implements AutoCloseable {
 
     static String string(ByteSequence b) {
         return b.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The first key that get number {@code get} of a {@code Txn}'s answer found, or null. */
+    static KeyValue first(TxnResponse t, int get) {
+        List<KeyValue> kvs = t.getGetResponses().get(get).getKvs();
+        return kvs.isEmpty() ? null : kvs.get(0);
     }
 
     GetResponse get(String key) throws RegistryException {
