@@ -20,6 +20,7 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
+import io.idmint.spi.support.HolderText;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -132,7 +133,7 @@ final class EtcdRegistry implements WorkerRegistry {
                     // Rewriting the same HWM moves its mod_revision: the claim fences every
                     // earlier holder of this worker.
                     Op.put(bytes(hwmKey), bytes(Long.toString(hwm)), PutOption.DEFAULT),
-                    Op.put(bytes(ownerKey), bytes(r.holder()),
+                    Op.put(bytes(ownerKey), bytes(HolderText.of(r.holder(), r.maxAheadMillis())),
                             PutOption.builder().withLeaseId(lease).build()),
                 }, new Op[] {Op.get(bytes(ownerKey), GetOption.DEFAULT),
                     Op.get(bytes(hwmKey), GetOption.DEFAULT)}, EtcdStore.RESEND);
@@ -260,6 +261,7 @@ final class EtcdRegistry implements WorkerRegistry {
         String dcs = keys.datacenters(namespace);
         Map<Long, long[]> hwmAndLease = new TreeMap<>();
         Map<Long, String> holders = new TreeMap<>();
+        Map<Long, Long> ahead = new TreeMap<>();
         for (KeyValue kv : store.getPrefix(dcs).getKvs()) {
             String[] p = string(kv.getKey()).substring(dcs.length()).split("/", -1);
             if (p.length != 3 || !(p[1].equals("hwm") || p[1].equals("owner"))) {
@@ -271,8 +273,10 @@ final class EtcdRegistry implements WorkerRegistry {
                 v[0] = EtcdKeys.hwmValue(kv);
             } else {
                 v[1] = kv.getLease();
-                String holder = string(kv.getValue());
+                String text = string(kv.getValue());
+                String holder = HolderText.name(text);
                 holders.put(id, holder.isEmpty() ? "(unnamed)" : holder);
+                ahead.put(id, HolderText.maxAheadMillis(text));
             }
         }
         long[] ttls = expiry ? store.timeToLive(hwmAndLease.entrySet().stream()
@@ -287,7 +291,8 @@ final class EtcdRegistry implements WorkerRegistry {
             String holder = holders.getOrDefault(e.getKey(), "");
             long expires = holder.isEmpty() || !expiry ? 0
                     : now + Math.max(0, ttls[held++]) * 1000;
-            out.add(new WorkerRecord(dc, w, e.getValue()[0], holder, expires));
+            out.add(new WorkerRecord(dc, w, e.getValue()[0], holder, expires,
+                    ahead.getOrDefault(e.getKey(), 0L)));
         }
         out.sort(Comparator.comparingInt(WorkerRecord::datacenterId)
                 .thenComparingInt(WorkerRecord::workerId));

@@ -11,7 +11,8 @@
  * P/ns/layout                the layout spec, written once
  * P/ns/dc/{dc}/name          the datacenter's name, written once when a node gives one
  * P/ns/dc/{dc}/hwm/{worker}  the high-water mark (decimal Unix ms); no lease, it outlives holders
- * P/ns/dc/{dc}/owner/{worker} the holder ({@code host/pid}), attached to the holder's etcd lease
+ * P/ns/dc/{dc}/owner/{worker} the holder ({@code host/pid}, then {@code max-ahead-ms=N}:
+ *                             HolderText), attached to the holder's etcd lease
  * P/segments/{tag}           a segment tag: "{next} {step}"; so no namespace is "segments"
  * </pre>
  * The fencing token is the {@code mod_revision} of the HWM key. Claim, extend and release are
