@@ -24,6 +24,7 @@ import io.idmint.server.ops.EventLog;
 import io.idmint.server.ops.Logs;
 import io.idmint.server.ops.Metrics;
 import io.idmint.server.ops.PauseDetector;
+import io.idmint.server.ops.ServeAddress;
 import io.idmint.server.tls.ServerTls;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -212,6 +213,12 @@ public final class Server implements AutoCloseable {
             opened.push(grpc::shutdownNow);
             Server server = new Server(service, vertx, deployments, grpc, health, pauses,
                     instances.get(0).port(), config, time, tls, opened, minter);
+            if (config.get(Config.SEGMENT_STORE).equals(io.idmint.jdbc.JdbcRangeStores
+                    .DEFAULT_URL)) {
+                // The segment CLI on this data directory cannot open the store this server
+                // holds: it sends the user here, at the port this server really listens on.
+                opened.push(ServeAddress.write(config.get(Config.DATA_DIR), server.localUrl()));
+            }
             StaticPeerCheck peers = peerCheck;
             minter.start(() -> {
                 // The lease lines of the claim are logged now, with the worker it holds.
@@ -319,6 +326,16 @@ public final class Server implements AutoCloseable {
 
     int grpcPort() {
         return grpc.getPort();
+    }
+
+    /**
+     * The HTTP address a client on this host reaches this server at: a wildcard bind becomes the
+     * loopback address of its family.
+     */
+    String localUrl() {
+        String h = host.equals("0.0.0.0") ? "127.0.0.1" : host.equals("::") ? "::1" : host;
+        return (tls == null ? "http" : "https") + "://" + (h.contains(":") ? "[" + h + "]" : h)
+                + ":" + httpPort;
     }
 
     /** The line {@code serve} prints once it is up; tests read the ports from it. */

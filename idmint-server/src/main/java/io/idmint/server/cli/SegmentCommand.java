@@ -4,6 +4,7 @@ import io.idmint.server.api.LazyRangeStore;
 import io.idmint.server.api.SegmentService;
 import io.idmint.server.config.Config;
 import io.idmint.server.json.Json;
+import io.idmint.server.ops.ServeAddress;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.support.Names;
@@ -67,10 +68,14 @@ public final class SegmentCommand implements Runnable {
         String uri = config.get(Config.SEGMENT_STORE);
         Path file = config.get(Config.DATA_DIR).resolve("segments.mv.db");
         if (uri.equals(io.idmint.jdbc.JdbcRangeStores.DEFAULT_URL) && lockedElsewhere(file)) {
-            String host = config.get(Config.BIND).equals("0.0.0.0") ? "127.0.0.1"
-                    : config.get(Config.BIND);
-            String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
-                    + config.get(Config.HTTP_PORT) + "/api/v1/segments";
+            // The server's own address, which it writes beside the store; this command's
+            // configured bind and port when it left none.
+            String url = ServeAddress.read(config.get(Config.DATA_DIR)).orElseGet(() -> {
+                String host = config.get(Config.BIND).equals("0.0.0.0") ? "127.0.0.1"
+                        : config.get(Config.BIND);
+                return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
+                        + config.get(Config.HTTP_PORT);
+            }) + "/api/v1/segments";
             throw new IllegalStateException("the embedded segment store " + file + " is open in "
                     + "another process, most likely idmint serve on this data directory (one "
                     + "process opens it at a time). " + (tag == null

@@ -27,9 +27,15 @@ class SegmentCommandTest {
         return Cli.run(all);
     }
 
+    /**
+     * The curl line names the port the server listens on (it writes its address beside the
+     * store), not this command's configured one: the server here is on an ephemeral port, and
+     * the hint once said 8080.
+     */
     @Test
     void create_nextToARunningServer_saysToUseItsApiWithTheExactCurlLine() {
         try (Server server = TestServers.start(data)) {
+            String api = "http://127.0.0.1:" + server.httpPort() + "/api/v1/segments";
             assertThat(new Http(server.httpPort()).get("/api/v1/segments").status())
                     .isEqualTo(200);
 
@@ -40,12 +46,12 @@ class SegmentCommandTest {
                     "segments.mv.db") + " is open in another process, most likely idmint serve "
                     + "on this data directory")
                     .contains("Create the tag through that server instead:\n  curl -X POST "
-                    + "http://127.0.0.1:8080/api/v1/segments -H 'Content-Type: application/json' "
-                    + "-d '{\"tag\":\"order\"}'\n")
+                    + api + " -H 'Content-Type: application/json' -d '{\"tag\":\"order\"}'\n")
                     .doesNotContain("Database may be already in use");
             assertThat(run("segment", "list").err()).contains("Ask that server instead: curl "
-                    + "http://127.0.0.1:8080/api/v1/segments");
+                    + api + "\n");
         }
+        assertThat(data.resolve("serve.url")).as("removed when the server stops").doesNotExist();
     }
 
     @Test
