@@ -164,6 +164,23 @@ class CliIT {
                 .doesNotContain("Exception");
     }
 
+    /**
+     * A command whose store does not answer says so once, in idmint's words: jetcd's warning
+     * at each attempt ("retry failure", 16 lines in the JDK's two-line format) stays out.
+     */
+    @Test
+    void segmentList_etcdUnreachable_oneLineOfIdmintsNotTheClientsRetries() throws Exception {
+        int closed = io.idmint.testkit.LocalProcesses.freePort(); // claimed, nothing listens
+        Process p = start(tmp.resolve("out.txt"), "segment", "list", "--segment-store",
+                "etcd://127.0.0.1:" + closed);
+
+        assertThat(waitFor(p)).isEqualTo(1);
+        String err = Files.readString(tmp.resolve("stderr.txt"));
+        assertThat(err).startsWith("idmint: the segment store did not answer: etcd ")
+                .doesNotContain("WARNING").doesNotContain("retry failure");
+        assertThat(err.lines()).hasSize(1);
+    }
+
     @Test
     void next_stdoutClosedEarly_exitsQuietly() throws Exception {
         Process p = startPiped("next", "-n", "100000000", "--data-dir",

@@ -41,17 +41,31 @@ public final class Logs {
      * <p>Commands other than {@code serve} set {@link #QUIET}: the root level is then WARNING,
      * read when the JDK first sets the manager up, which is when something logs. Setting the
      * level at start would set it up in every run, at a cost of tens of milliseconds that
-     * {@code idmint next} cannot spare (docs/observability.md, "Start-up").
+     * {@code idmint next} cannot spare (docs/observability.md, "Start-up"). Store clients that
+     * warn at every failed attempt (jetcd: "retry failure", "maximum number of auto retries")
+     * say only errors then: the command names the failure once, in its own words; and what
+     * logs at all is written in idmint's text format, not the JDK's two-line one.
      */
     public static final class Manager extends java.util.logging.LogManager {
         /** A system property: when {@code true}, the root level is WARNING. */
         public static final String QUIET = "idmint.log.quiet";
+        /** Loggers that warn at each attempt a command then reports itself as one failure. */
+        static final java.util.Set<String> RETRY_NOISE = java.util.Set.of("io.etcd");
         private volatile boolean configured;
 
         @Override
         public String getProperty(String name) {
-            if (name.equals(".level") && Boolean.getBoolean(QUIET)) {
-                return Level.WARNING.getName();
+            if (Boolean.getBoolean(QUIET)) {
+                if (name.equals(".level")) {
+                    return Level.WARNING.getName();
+                }
+                if (name.endsWith(".level")
+                        && RETRY_NOISE.contains(name.substring(0, name.length() - 6))) {
+                    return Level.SEVERE.getName();
+                }
+                if (name.equals("java.util.logging.ConsoleHandler.formatter")) {
+                    return TextFormat.class.getName();
+                }
             }
             return super.getProperty(name);
         }

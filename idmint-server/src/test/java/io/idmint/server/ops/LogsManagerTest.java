@@ -24,6 +24,10 @@ class LogsManagerTest {
 
         assertThat(manager.getProperty(".level")).isEqualTo("WARNING");
         assertThat(manager.getProperty("handlers")).isEqualTo("java.util.logging.ConsoleHandler");
+        assertThat(manager.getProperty("io.etcd.level")).as("jetcd's per-attempt warnings")
+                .isEqualTo("SEVERE");
+        assertThat(manager.getProperty("java.util.logging.ConsoleHandler.formatter"))
+                .isEqualTo(Logs.TextFormat.class.getName());
     }
 
     @Test
@@ -33,5 +37,6 @@ class LogsManagerTest {
 
         assertThat(manager.getProperty(".level")).as("the JDK's logging.properties")
                 .isEqualTo("INFO");
+        assertThat(manager.getProperty("io.etcd.level")).isNull();
     }
 }
