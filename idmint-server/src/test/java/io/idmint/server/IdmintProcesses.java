@@ -65,11 +65,17 @@ final class IdmintProcesses implements AutoCloseable {
     private final List<Node> nodes = Collections.synchronizedList(new ArrayList<>());
 
     IdmintProcesses(Path dir) {
+        this.jar = shadedJar();
+        this.dir = dir;
+    }
+
+    /** The built {@code idmint.jar}, which failsafe names in the system property of that name. */
+    static Path shadedJar() {
         String path = System.getProperty("idmint.jar");
         assertThat(path).as("system property idmint.jar (set by failsafe)").isNotNull();
-        this.jar = Path.of(path);
+        Path jar = Path.of(path);
         assertThat(jar).exists();
-        this.dir = dir;
+        return jar;
     }
 
     /**

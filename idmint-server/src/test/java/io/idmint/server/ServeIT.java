@@ -55,10 +55,7 @@ class ServeIT {
 
     @BeforeAll
     static void findJar() {
-        String path = System.getProperty("idmint.jar");
-        assertThat(path).as("system property idmint.jar (set by failsafe)").isNotNull();
-        jar = Path.of(path);
-        assertThat(jar).exists();
+        jar = IdmintProcesses.shadedJar();
     }
 
     @AfterEach

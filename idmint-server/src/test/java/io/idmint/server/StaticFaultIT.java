@@ -52,10 +52,7 @@ class StaticFaultIT {
 
     @BeforeAll
     static void findJar() {
-        String path = System.getProperty("idmint.jar");
-        assertThat(path).as("system property idmint.jar (set by failsafe)").isNotNull();
-        jar = Path.of(path);
-        assertThat(jar).exists();
+        jar = IdmintProcesses.shadedJar();
     }
 
     @AfterEach
