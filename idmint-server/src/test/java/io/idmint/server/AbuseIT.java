@@ -87,6 +87,10 @@ class AbuseIT {
         node = processes.serve("target", Map.of(), "--segment-auto-create", "true",
                 "--segment-max-tags", "50", "--codes-dev", "true", "--flake-worker", "7");
         node.awaitReady(Duration.ofSeconds(30));
+        // What start-up made is in the old generation before any caller comes, so young pauses
+        // do not copy it over and over (docs/operations.md, "Runtime").
+        assertThat(Files.readString(gcLog)).as("serve's collection once its claim answered")
+                .containsOnlyOnce("Pause Full (System.gc())");
         // Warm up every path the attacks take (the JIT, the heap at its working size), and
         // bind the JVM meters (the first scrape).
         for (int round = 0; round < 3; round++) {

@@ -54,7 +54,6 @@ final class IdmintProcesses implements AutoCloseable {
      * when the measure began.
      */
     static final List<String> AS_SHIPPED = List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=100",
-            "-XX:MaxTenuringThreshold=1",
             "-Xmx192m", "-Xms192m", "-XX:+AlwaysPreTouch");
 
     private final Path jar;

@@ -19,8 +19,7 @@ class LauncherGcIT {
 
     private static final Path JAR = Path.of(System.getProperty("idmint.jar"));
     private static final Path ROOT = JAR.getParent().getParent().getParent();
-    private static final String G1 =
-            "-XX:+UseG1GC -XX:MaxHeapFreeRatio=100 -XX:MaxTenuringThreshold=1 ";
+    private static final String G1 = "-XX:+UseG1GC -XX:MaxHeapFreeRatio=100 ";
 
     @TempDir
     Path tmp;
