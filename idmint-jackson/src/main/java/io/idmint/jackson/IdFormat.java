@@ -10,7 +10,8 @@ public enum IdFormat {
     BASE32,
     /**
      * The public code (15 symbols, encrypted, with a check symbol): needs the codec given to
-     * {@link IdmintModule.Builder#codes} and idmint-codes on the class path.
+     * the module's builder ({@link IdmintModule.Builder#codes}, the same in idmint-jackson3)
+     * and idmint-codes on the class path.
      */
     CODE
 }

@@ -69,20 +69,6 @@ public final class IdmintModule extends Module {
         }
     }
 
-    /** Whether {@code name} of {@code type} is an ID by name ({@link Builder#allIdProperties}). */
-    static boolean isIdByName(String name, Class<?> type) {
-        return (type == long.class || type == Long.class)
-                && (name.equals("id") || name.endsWith("Id") || name.endsWith("_id"));
-    }
-
-    private IdText text(IdFormat format, String member) {
-        if (format == IdFormat.CODE && encode == null) {
-            throw new IllegalArgumentException("@JsonId(CODE) on " + member + " needs the codes "
-                    + "codec: IdmintModule.newBuilder().codes(codec)");
-        }
-        return IdText.of(format, encode, decode);
-    }
-
     /** Serializers and deserializers for members annotated {@link JsonId}. */
     private final class Introspector extends NopAnnotationIntrospector {
 
@@ -90,29 +76,21 @@ public final class IdmintModule extends Module {
 
         @Override
         public Object findSerializer(Annotated a) {
-            JsonId id = a.getAnnotation(JsonId.class);
-            return id == null ? null : new IdSerializer(text(id.value(), check(a)));
+            IdText text = text(a);
+            return text == null ? null : new IdSerializer(text);
         }
 
         @Override
         public Object findDeserializer(Annotated a) {
-            JsonId id = a.getAnnotation(JsonId.class);
-            if (id == null) {
-                return null;
-            }
-            String member = check(a);
-            return new IdDeserializer(text(id.value(), member), valueType(a) == long.class);
+            IdText text = text(a);
+            return text == null ? null : new IdDeserializer(text, valueType(a) == long.class);
         }
 
-        /** The member's name; refuses a {@link JsonId} on anything but a long. */
-        private String check(Annotated a) {
-            Class<?> type = valueType(a);
-            String member = a.getName();
-            if (type != long.class && type != Long.class) {
-                throw new IllegalArgumentException("@JsonId on " + member + ": its type "
-                        + type.getName() + " is not long or Long");
-            }
-            return member;
+        /** The form of a member annotated {@link JsonId}; null for any other. */
+        private IdText text(Annotated a) {
+            JsonId id = a.getAnnotation(JsonId.class);
+            return id == null ? null
+                    : IdText.of(id.value(), a.getName(), valueType(a), encode, decode);
         }
 
         private Class<?> valueType(Annotated a) {
@@ -133,7 +111,8 @@ public final class IdmintModule extends Module {
         public List<BeanPropertyWriter> changeProperties(SerializationConfig config,
                 BeanDescription bean, List<BeanPropertyWriter> properties) {
             for (BeanPropertyWriter w : properties) {
-                if (!w.hasSerializer() && isIdByName(w.getName(), w.getType().getRawClass())) {
+                if (!w.hasSerializer()
+                        && IdText.isIdByName(w.getName(), w.getType().getRawClass())) {
                     w.assignSerializer((JsonSerializer<Object>) (JsonSerializer<?>)
                             new IdSerializer(IdText.DECIMAL));
                 }
@@ -154,7 +133,7 @@ public final class IdmintModule extends Module {
             for (Iterator<SettableBeanProperty> it = builder.getProperties(); it.hasNext(); ) {
                 SettableBeanProperty p = it.next();
                 Class<?> type = p.getType().getRawClass();
-                if (!p.hasValueDeserializer() && isIdByName(p.getName(), type)) {
+                if (!p.hasValueDeserializer() && IdText.isIdByName(p.getName(), type)) {
                     replaced.add(p.withValueDeserializer(new IdDeserializer(IdText.DECIMAL,
                             type == long.class)));
                 }

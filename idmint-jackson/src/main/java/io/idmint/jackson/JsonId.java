@@ -7,8 +7,9 @@ import java.lang.annotation.Target;
 
 /**
  * Marks a {@code long} or {@code Long} property (field, accessor, record component or creator
- * parameter) as an ID: {@link IdmintModule} writes it as a JSON string in {@link #value()} and
- * reads it from such a string or from a JSON number.
+ * parameter) as an ID: {@link IdmintModule} (Jackson 2) and idmint-jackson3's module (Jackson
+ * 3) write it as a JSON string in {@link #value()} and read it from such a string or from a JSON
+ * number. It is plain Java, so one class serves both Jackson lines.
  *
  * <pre>{@code
  * record Order(@JsonId long id, @JsonId(IdFormat.CODE) long publicId, String item) { }

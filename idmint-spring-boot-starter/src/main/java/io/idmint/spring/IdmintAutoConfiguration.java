@@ -12,8 +12,10 @@ import io.idmint.spi.WorkerRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -98,6 +100,49 @@ public class IdmintAutoConfiguration {
         public IdmintMeterBinder idmintMeterBinder(ObjectProvider<IdGenerator> ids,
                 ObjectProvider<SegmentGenerator> segments) {
             return new IdmintMeterBinder(ids, segments, SEGMENT_METER_REFRESH);
+        }
+    }
+
+    /**
+     * idmint's Jackson 2 module (what Spring Boot 3 writes JSON with), when idmint-jackson is
+     * present: Boot registers every {@code Module} bean in its {@code ObjectMapper}. It writes
+     * every {@code long} property named like an ID as a string ({@code allIdProperties}), and
+     * {@code @JsonId(CODE)} with the application's {@link CodeCodec} when there is one.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({io.idmint.jackson.IdmintModule.class,
+            com.fasterxml.jackson.databind.Module.class})
+    @ConditionalOnBooleanProperty(name = "idmint.jackson.enabled", matchIfMissing = true)
+    static class Jackson2Configuration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        public io.idmint.jackson.IdmintModule idmintJacksonModule(BeanFactory beans) {
+            io.idmint.jackson.IdmintModule.Builder b = io.idmint.jackson.IdmintModule.newBuilder()
+                    .allIdProperties();
+            CodeCodec codes = JacksonCodes.of(beans);
+            return (codes == null ? b : b.codes(codes)).build();
+        }
+    }
+
+    /**
+     * idmint's Jackson 3 module (what Spring Boot 4 writes JSON with), when idmint-jackson3 is
+     * present: Boot registers every {@code JacksonModule} bean in its {@code JsonMapper}. Set up
+     * as the Jackson 2 one.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({io.idmint.jackson3.IdmintModule.class,
+            tools.jackson.databind.JacksonModule.class})
+    @ConditionalOnBooleanProperty(name = "idmint.jackson.enabled", matchIfMissing = true)
+    static class Jackson3Configuration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        public io.idmint.jackson3.IdmintModule idmintJackson3Module(BeanFactory beans) {
+            io.idmint.jackson3.IdmintModule.Builder b = io.idmint.jackson3.IdmintModule
+                    .newBuilder().allIdProperties();
+            CodeCodec codes = JacksonCodes.of(beans);
+            return (codes == null ? b : b.codes(codes)).build();
         }
     }
 

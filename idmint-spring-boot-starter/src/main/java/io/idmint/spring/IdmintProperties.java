@@ -6,7 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * The {@code idmint.*} properties: the idmint server's configuration keys, with the same
  * defaults and the same value syntax (durations such as {@code 10ms}, {@code 30s}, {@code 1m}).
  * Values are kept as text and read by {@link IdmintSettings}, so a bad one fails start-up with a
- * message naming the property and the value. JavaBean accessors: Spring binds through them.
+ * message naming the property and the value; {@code idmint.jackson.enabled}, which no server key
+ * matches, is a boolean. JavaBean accessors: Spring binds through them.
  */
 @ConfigurationProperties("idmint")
 public class IdmintProperties {
@@ -36,6 +37,7 @@ public class IdmintProperties {
     private final Lease lease = new Lease();
     private final Segment segment = new Segment();
     private final Codes codes = new Codes();
+    private final Jackson jackson = new Jackson();
 
     public static class Clock {
         /** When the clock steps back past the wait: fail or continue. */
@@ -232,6 +234,22 @@ public class IdmintProperties {
         }
     }
 
+    public static class Jackson {
+        /**
+         * Whether the starter registers idmint's Jackson module (idmint-jackson on Spring Boot 3,
+         * idmint-jackson3 on Spring Boot 4), so that IDs are written as JSON strings.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
     public String getRegistry() {
         return registry;
     }
@@ -314,5 +332,9 @@ public class IdmintProperties {
 
     public Codes getCodes() {
         return codes;
+    }
+
+    public Jackson getJackson() {
+        return jackson;
     }
 }

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.util.ClassUtils;
 
 class IdmintAutoConfigurationTest {
 
@@ -82,6 +83,29 @@ class IdmintAutoConfigurationTest {
                     CodeCodec codes = ctx.getBean(CodeCodec.class);
                     assertThat(codes.decode(codes.encode(12345))).isEqualTo(12345);
                 });
+    }
+
+    /**
+     * idmint's Jackson module for the line on the class path (Jackson 3 on Boot 4, Jackson 2 on
+     * Boot 3.5), off by the property, and none of the starter's when the application has one.
+     * {@link IdmintJacksonIT} shows what it writes.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void jackson_moduleOfTheBootLine_offByProperty_theApplicationsOwnWins() throws Exception {
+        Class<?> module = Class.forName(ClassUtils.isPresent("tools.jackson.databind.JacksonModule",
+                null) ? "io.idmint.jackson3.IdmintModule" : "io.idmint.jackson.IdmintModule");
+        runner().run(ctx -> assertThat(ctx).hasNotFailed().hasSingleBean(module));
+        runner().withPropertyValues("idmint.jackson.enabled=false")
+                .run(ctx -> assertThat(ctx).hasNotFailed().doesNotHaveBean(module));
+        runner().withPropertyValues("idmint.jackson.enabled=maybe")
+                .run(ctx -> assertThat(ctx).hasFailed().getFailure()
+                        .hasStackTraceContaining("idmint.jackson.enabled"));
+
+        Object builder = module.getMethod("newBuilder").invoke(null);
+        Object own = builder.getClass().getMethod("build").invoke(builder);
+        runner().withBean("own", (Class<Object>) module, () -> own).run(ctx -> assertThat(ctx)
+                .getBean(module).isSameAs(own));
     }
 
     @ParameterizedTest(name = "idmint.{0}={1}")

@@ -1,16 +1,12 @@
 package io.idmint.hibernate.app;
 
-import io.idmint.jackson.IdmintModule;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.context.annotation.Bean;
 
-/** A Spring Boot application with Spring Data JPA and idmint entity IDs, for the tests. */
+/**
+ * A Spring Boot application with Spring Data JPA and idmint entity IDs, for the tests. It has no
+ * JSON code: the starter registers idmint's Jackson module (idmint-jackson on Spring Boot 3,
+ * idmint-jackson3 on Spring Boot 4), so its controller writes IDs as JSON strings.
+ */
 @SpringBootApplication
 public class SampleApp {
-
-    /** Spring Boot registers every Jackson module bean in its ObjectMapper. */
-    @Bean
-    IdmintModule idmintJackson() {
-        return IdmintModule.newBuilder().build();
-    }
 }
