@@ -42,7 +42,9 @@ final class LeafAllocStore implements RangeStore {
     static final String CREATED = "created by idmint";
 
     private static final String SOUND = "biz_tag = ? AND step >= 1 AND max_id >= 0";
-    private static final String READ = "SELECT max_id, step FROM leaf_alloc WHERE biz_tag = ?";
+    /** With biz_tag: a case-insensitive collation (MySQL's usual) matches another case too. */
+    private static final String READ =
+            "SELECT max_id, step, biz_tag FROM leaf_alloc WHERE biz_tag = ?";
     private static final String INSERT = "INSERT INTO leaf_alloc (biz_tag, max_id, step, "
             + "description, update_time) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
     private static final String LIST = "SELECT biz_tag, max_id, step FROM leaf_alloc";
@@ -105,16 +107,26 @@ final class LeafAllocStore implements RangeStore {
         return new Range(row[0] - n, row[0]);
     }
 
-    /** The row's max_id and step (either may be null), or UnknownTagException. */
+    /**
+     * The row's max_id and step (either may be null), or UnknownTagException. Tags compare
+     * exactly, as on every store and in Leaf's own cache: a row the table's collation matches
+     * in another letter case or with trailing spaces ({@code Order} for {@code order} on MySQL's
+     * {@code _ci} collations) is not the tag's, and what the caller's UPDATE took from it is
+     * rolled back.
+     */
     private Long[] read(Connection c, String tag) throws SQLException {
         try (PreparedStatement ps = pool.prepare(c, READ)) {
             ps.setString(1, tag);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
+                String row = rs.next() ? rs.getString(3) : null;
+                if (!tag.equals(row)) {
                     throw new UnknownTagException(tag, "segment tag '" + tag + "' is not a "
-                            + "biz_tag of " + where + "; add its row as for Leaf (INSERT INTO "
-                            + "leaf_alloc (biz_tag, max_id, step) VALUES ('" + tag + "', 1, "
-                            + "1000)), or turn on segment.auto-create");
+                            + "biz_tag of " + where + (row == null ? "" : " (the table's "
+                            + "collation matched biz_tag '" + row + "'; tags compare exactly)")
+                            + "; add its "
+                            + "row as for Leaf (INSERT INTO leaf_alloc (biz_tag, max_id, step) "
+                            + "VALUES ('" + tag + "', 1, 1000)), or turn on "
+                            + "segment.auto-create");
                 }
                 long maxId = rs.getLong(1);
                 Long max = rs.wasNull() ? null : maxId;

@@ -21,6 +21,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -142,6 +143,23 @@ abstract class LeafAllocContract extends RangeStoreContract {
                 .isInstanceOf(UnknownTagException.class)
                 .hasMessageContaining("segment tag '" + tag + "' is not a biz_tag of table "
                         + "leaf_alloc in ");
+    }
+
+    @Test
+    void tags_compareExactly_aRowTheCollationMatchesInAnotherCase_isNotTheTag()
+            throws Exception {
+        leafRow(tag, 1, 1000);
+        String upper = tag.toUpperCase(Locale.ROOT);
+        RangeStore s = connect();
+        for (long size : new long[] {RangeStore.TAG_STEP, 5}) {
+            assertThatThrownBy(() -> s.allocate(upper, size))
+                    .isInstanceOf(UnknownTagException.class)
+                    .hasMessageContaining("segment tag '" + upper + "' is not a biz_tag of "
+                            + "table leaf_alloc in ");
+        }
+        // nothing was taken from the row: Leaf's own cache compares exactly too
+        assertThat(row(tag)).containsExactly(1, 1000);
+        assertThat(s.allocate(tag, RangeStore.TAG_STEP)).isEqualTo(new Range(1, 1001));
     }
 
     @Test

@@ -1,6 +1,13 @@
 package io.idmint.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.idmint.testkit.fixture.MariaDbServer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -18,6 +25,24 @@ class MariaDbLeafAllocIT extends LeafAllocContract {
         assertLeafDyingMidTransactionTakesNothing("SELECT count(*) FROM "
                 + "information_schema.PROCESSLIST WHERE COMMAND = 'Query' "
                 + "AND ID <> CONNECTION_ID() AND INFO LIKE '%UPDATE leaf_alloc%'");
+    }
+
+    /**
+     * The premise of {@code tags_compareExactly_…}: Leaf's script leaves biz_tag in the server's
+     * default collation, which ignores case, so {@code WHERE biz_tag = ?} matches the other case.
+     */
+    @Test
+    void leafsTable_matchesAnotherCase_here() throws Exception {
+        leafRow(tag, 1, 1000);
+        try (Connection c = DriverManager.getConnection(url());
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT count(*) FROM leaf_alloc WHERE biz_tag = ?")) {
+            ps.setString(1, tag.toUpperCase(Locale.ROOT));
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).isEqualTo(1);
+            }
+        }
     }
 
     @Override

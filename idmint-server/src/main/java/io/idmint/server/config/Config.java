@@ -273,9 +273,10 @@ public final class Config {
             "issue: segment IDs in the order calls take them; relaxed: per-thread blocks, "
                     + "faster, ordered per thread only", ConfigValues::segmentOrder);
     public static final Key<Boolean> LEAF_COMPAT = key("leaf.compat", "off", "off|strict",
-            "strict: /api/segment/get/{key} and /api/snowflake/get/{key} answer errors, methods "
-                    + "and query parameters as Leaf's server does (docs/migration.md); off: as "
-                    + "the rest of the API", ConfigValues::leafCompat);
+            "strict: /api/segment/get/{key} and /api/snowflake/get/{key} read paths and answer "
+                    + "errors, methods, query parameters and content types as Leaf's server "
+                    + "does (docs/migration.md); off: as the rest of the API",
+            ConfigValues::leafCompat);
     public static final Key<String> LOG_FORMAT = key("log.format", "text", "text|json",
             "serve's log lines: text, or json (one object per line)", Logs::format);
     public static final Key<String> LOG_LEVEL = key("log.level", "info", "LEVEL[,LOGGER=LEVEL…]",

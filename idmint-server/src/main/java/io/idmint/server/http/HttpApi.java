@@ -76,6 +76,8 @@ public final class HttpApi extends VerticleBase {
     private final ConnectionLimit connections;
     /** This event loop's connections and their places in the limit. */
     private final Map<HttpConnection, Connection> open = new HashMap<>();
+    /** This event loop's Date header value. */
+    private final DateHeader date;
     private HttpServer server;
 
     /**
@@ -103,6 +105,7 @@ public final class HttpApi extends VerticleBase {
         this.grace = grace;
         this.tls = tls;
         this.connections = connections;
+        this.date = new DateHeader(time);
     }
 
     @Override
@@ -170,10 +173,13 @@ public final class HttpApi extends VerticleBase {
             c.slot.started();
             req.response().endHandler(c);
         }
-        Route route = Route.of(req.path());
+        req.response().putHeader(HttpHeaders.DATE, date.now());
+        // With leaf.compat=strict, a path Leaf's server would read as its own is Leaf's.
+        LeafPath leafPath = leaf == null ? null : LeafPath.of(req.path(), req.query());
+        Route route = leafPath != null ? leafPath.route() : Route.of(req.path());
         Future<Integer> status;
         try {
-            status = serve(route, req);
+            status = serve(route, req, leafPath);
         } catch (RuntimeException e) {
             status = Future.failedFuture(e);
         }
@@ -226,27 +232,30 @@ public final class HttpApi extends VerticleBase {
      * Answers a request: the status sent, now or later; what it throws or fails with is
      * answered by {@link #answered}.
      */
-    private Future<Integer> serve(Route route, HttpServerRequest req) {
+    private Future<Integer> serve(Route route, HttpServerRequest req, LeafPath leafPath) {
         HttpServerResponse res = req.response();
         if (hasLargeBody(req, route)) {
             return sent(problemAndClose(req, Problem.CONTENT_TOO_LARGE, "this server reads no "
                     + "request bodies over " + MAX_BODY + " bytes, and chunked ones only when "
                     + "creating a segment tag"));
         }
-        boolean leafRoute = route == Route.LEAF_SEGMENT || route == Route.LEAF_SNOWFLAKE;
-        if (leaf != null && route == Route.UNMATCHED && LeafCompat.under(req.path())) {
-            return sent(leaf.notFound(req));
+        HttpMethod method = req.method();
+        if (leafPath != null) {
+            Future<Integer> refused = leaf.refused(leafPath, req);
+            if (refused != null) {
+                return refused;
+            }
+            // A 2xx to CONNECT opens a tunnel (RFC 9110): idmint's 405 below, not Leaf's ID.
+            if (method != HttpMethod.CONNECT) {
+                // idmint's token and rate checks, then Leaf's answers.
+                RequestPipeline.Caller caller = caller(req);
+                pipeline.authorise(caller, false, route.label());
+                return leaf.serve(leafPath, req, caller);
+            }
         }
         if (route == Route.UNMATCHED) {
             return sent(problem(res, Problem.NOT_FOUND, "no endpoint at path '" + req.path()
                     + "'"));
-        }
-        HttpMethod method = req.method();
-        if (leaf != null && leafRoute && LeafCompat.serves(method)) {
-            // idmint's token and rate checks, then Leaf's answers.
-            RequestPipeline.Caller caller = caller(req);
-            pipeline.authorise(caller, false, route.label());
-            return leaf.serve(route, req, caller);
         }
         if (method != HttpMethod.GET && (method != HttpMethod.HEAD || route.mints())
                 && (method != HttpMethod.POST || !route.posts())) {
@@ -298,6 +307,7 @@ public final class HttpApi extends VerticleBase {
      */
     private void invalid(HttpServerRequest req) {
         long start = time.nanoTime();
+        req.response().putHeader(HttpHeaders.DATE, date.now());
         Throwable cause = req.decoderResult().cause();
         Problem p = cause instanceof TooLongHttpLineException ? Problem.URI_TOO_LONG
                 : cause instanceof TooLongHttpHeaderException ? Problem.HEADERS_TOO_LARGE
