@@ -380,7 +380,10 @@ class GrpcApiIT {
         assertThat(limits.refusedWaiting()).isEqualTo(1);
         assertThat(ids.issued()).isZero();
 
-        // Served once the threads are free; a caller cannot mark itself refused.
+        // Served once the threads are free (the 1000 queued tasks drained: a call sent while
+        // they still wait is refused as the first was); a caller cannot mark itself refused.
+        io.idmint.testkit.Poll.until(Duration.ofSeconds(30), "the waiting calls drained",
+                () -> calls.getQueue().isEmpty());
         Metadata forged = new Metadata();
         forged.put(Metadata.Key.of("idmint-refused", Metadata.ASCII_STRING_MARSHALLER), "1");
         assertThat(blocking().withInterceptors(MetadataUtils.newAttachHeadersInterceptor(forged))
