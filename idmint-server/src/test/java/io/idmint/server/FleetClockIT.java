@@ -1,6 +1,7 @@
 package io.idmint.server;
 
 import static io.idmint.server.HttpApiIT.assertProblem;
+import static io.idmint.server.RegistryFaultIT.toArray;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdGenerator;
@@ -119,10 +120,6 @@ class FleetClockIT {
         } finally {
             procs.close();
         }
-    }
-
-    private static long[] toArray(List<Long> ids) {
-        return ids.stream().mapToLong(Long::longValue).toArray();
     }
 
     @Test
