@@ -104,40 +104,44 @@ public final class IdmintMetrics implements GeneratorListener {
             throw new IllegalStateException("a generator is bound to these metrics already");
         }
         source = status;
+        // Held strongly: nothing else keeps this binder, and a weakly held one reads NaN after
+        // the next collection (CI17: idmint.lease.state NaN in IdmintMetricsTest).
         for (LeaseState s : LeaseState.values()) {
             Gauge.builder("idmint.lease.state", this, m -> m.snapshot().state() == s ? 1 : 0)
                     .description("1 for the worker lease's current state, 0 for the others")
                     .tag("state", s.name())
-                    .register(registry);
+                    .strongReference(true).register(registry);
         }
         Gauge.builder("idmint.runway", this, m -> m.snapshot().runwayMillis() / 1000.0)
                 .description("how long IDs can still be issued without a renewal")
-                .baseUnit("seconds").register(registry);
+                .baseUnit("seconds").strongReference(true).register(registry);
         Gauge.builder("idmint.clock.offset", this, m -> m.snapshot().clockOffsetMillis() / 1000.0)
                 .description("the wall clock minus the generator's clock")
-                .baseUnit("seconds").register(registry);
+                .baseUnit("seconds").strongReference(true).register(registry);
         Gauge.builder("idmint.clock.fleet.skew", this,
                         m -> m.snapshot().fleetSkewMillis() / 1000.0)
                 .description("this node's clock minus the fleet's at the last fleet clock "
                         + "check; 0 within the fleet's bounds")
-                .baseUnit("seconds").register(registry);
+                .baseUnit("seconds").strongReference(true).register(registry);
         int stripes = status.get().workers().size();
         for (int i = 0; i < stripes; i++) {
             int stripe = i;
             String tag = Integer.toString(i);
             Gauge.builder("idmint.worker.id", this, m -> m.worker(stripe).workerId())
                     .description("the worker ID a stripe holds; -1 while it holds none")
-                    .tag("stripe", tag).register(registry);
+                    .tag("stripe", tag).strongReference(true).register(registry);
             for (LeaseState s : LeaseState.values()) {
                 Gauge.builder("idmint.worker.lease.state", this,
                                 m -> m.worker(stripe).state() == s ? 1 : 0)
                         .description("1 for a stripe's current lease state, 0 for the others")
-                        .tag("stripe", tag).tag("state", s.name()).register(registry);
+                        .tag("stripe", tag).tag("state", s.name())
+                        .strongReference(true).register(registry);
             }
             Gauge.builder("idmint.worker.runway", this,
                             m -> m.worker(stripe).runwayMillis() / 1000.0)
                     .description("how long a stripe can still issue without a renewal")
-                    .tag("stripe", tag).baseUnit("seconds").register(registry);
+                    .tag("stripe", tag).baseUnit("seconds")
+                    .strongReference(true).register(registry);
         }
         return this;
     }
