@@ -68,8 +68,11 @@ public final class Main {
         System.exit(run(args, System.getenv(), stdout, System.err, stderrIsTerminal()));
     }
 
-    /** Runs one command line and returns its exit code. */
-    static int run(String[] args, Map<String, String> env, OutputStream stdout,
+    /**
+     * Runs one command line in this process and returns its exit code: what {@link #main} does
+     * without exiting (the build's class-data training and the tests call it).
+     */
+    public static int run(String[] args, Map<String, String> env, OutputStream stdout,
             OutputStream stderr, boolean stderrIsTerminal) {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8),

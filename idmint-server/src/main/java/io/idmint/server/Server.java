@@ -30,6 +30,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.internal.VertxInternal;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -100,7 +101,7 @@ public final class Server implements AutoCloseable {
      * @throws IllegalArgumentException naming a bad setting, or a TLS file that is wrong
      * @throws IllegalStateException when the registry refuses this node or a port is taken
      */
-    static Server start(Config config, java.util.function.Consumer<String> warn) {
+    public static Server start(Config config, java.util.function.Consumer<String> warn) {
         return start(config, warn, ServerTls.PERIOD);
     }
 
@@ -186,7 +187,12 @@ public final class Server implements AutoCloseable {
             PauseDetector stood = opened.push(
                     new PauseDetector(System::nanoTime, events::paused, true));
             int loops = Runtime.getRuntime().availableProcessors();
-            Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+            // Vert.x's file resolver (classpath files extracted to a vertx-cache directory in
+            // java.io.tmpdir) is off: nothing here is served from files, and a process killed
+            // with -9 would leave its directory behind.
+            Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops)
+                    .setFileSystemOptions(new FileSystemOptions()
+                            .setClassPathResolvingEnabled(false).setFileCachingEnabled(false)));
             opened.push(vertx::close);
             ConnectionLimits limits = ConnectionLimits.of(config, time, metrics, warn,
                     (VertxInternal) vertx);

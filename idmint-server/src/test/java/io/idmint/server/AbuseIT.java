@@ -18,6 +18,8 @@ import io.idmint.grpc.v1.NextObjectIdsRequest;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
 import io.idmint.grpc.v1.NextUuidsRequest;
 import io.idmint.grpc.v1.StreamIdsRequest;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.IdmintProcesses;
 import io.idmint.testkit.Alone;
 import java.io.IOException;
 import java.io.InputStream;

@@ -13,6 +13,8 @@ import io.grpc.stub.MetadataUtils;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.server.grpc.GrpcApi;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.TestServers;
 import io.idmint.server.ops.Logs;
 import io.idmint.testkit.Alone;
 import java.io.ByteArrayOutputStream;

@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.cli.Invocation;
+import io.idmint.server.harness.Cli;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

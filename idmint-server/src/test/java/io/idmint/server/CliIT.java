@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.Layout;
+import io.idmint.server.harness.IdmintProcesses;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -24,6 +24,7 @@ import io.idmint.grpc.v1.NextObjectIdsRequest;
 import io.idmint.grpc.v1.NextUuidsRequest;
 import io.idmint.server.cli.CodesCliTest;
 import io.idmint.server.grpc.GrpcApi;
+import io.idmint.server.harness.TestServers;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;

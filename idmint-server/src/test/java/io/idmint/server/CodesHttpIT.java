@@ -9,6 +9,8 @@ import io.idmint.codes.Codes;
 import io.idmint.codes.Keys;
 import io.idmint.formats.UuidV7;
 import io.idmint.server.cli.CodesCliTest;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.TestServers;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;

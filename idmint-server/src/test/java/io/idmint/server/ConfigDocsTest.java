@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.cli.ConfigCommand;
 import io.idmint.server.config.Config;
+import io.idmint.server.harness.Cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

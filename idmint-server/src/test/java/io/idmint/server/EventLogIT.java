@@ -7,6 +7,7 @@ import io.idmint.IdGenerator;
 import io.idmint.Layout;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
+import io.idmint.server.harness.TestServers;
 import io.idmint.server.ops.Logs;
 import io.idmint.spi.WorkerRegistry;
 import java.nio.file.Path;

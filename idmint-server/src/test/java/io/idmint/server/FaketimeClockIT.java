@@ -2,6 +2,8 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.chaos.ChaosNode;
+import io.idmint.server.harness.ClockProbe;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -2,6 +2,8 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.harness.Cli;
+import io.idmint.server.harness.TestServers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

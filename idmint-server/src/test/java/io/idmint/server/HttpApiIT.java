@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idmint.IdCodec;
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.server.harness.ChildProcess;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.NodeTools;
+import io.idmint.server.harness.TestServers;
 import io.idmint.server.http.HttpApi;
 import io.idmint.server.json.ApiJson;
 import java.io.ByteArrayOutputStream;
@@ -14,7 +18,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -469,7 +472,7 @@ class HttpApiIT {
                 + "  console.log('lost=' + lost);"
                 + "  for (const id of body.ids) console.log(id);"
                 + "}).catch(e => { console.error(e); process.exit(1); });";
-        ChildProcess.Result node = ChildProcess.run(new ProcessBuilder(node(), "-e", script,
+        ChildProcess.Result node = ChildProcess.run(new ProcessBuilder(NodeTools.node(), "-e", script,
                 http.base() + "/v1/ids?count=1000"), Duration.ofSeconds(30));
         assertThat(node.exitCode()).as(node.output()).isZero();
         String out = node.stdout();
@@ -488,15 +491,6 @@ class HttpApiIT {
         assertThat(lost).as("IDs that Number() would have changed").isPositive();
         assertThat(minted).allSatisfy(id -> assertThat(Long.parseLong(id))
                 .isGreaterThan(1L << 53));
-    }
-
-    static String node() {
-        for (String p : new String[] {"/usr/bin/node", "/usr/local/bin/node"}) {
-            if (Files.isExecutable(Path.of(p))) {
-                return p;
-            }
-        }
-        throw new AssertionError("node is not installed: install it (apt-get install nodejs)");
     }
 
     // ---------------------------------------------------------------- helpers

@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.Layout;
+import io.idmint.server.harness.TestServers;
 import io.idmint.testkit.Alone;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -7,6 +7,8 @@ import io.idmint.IdGenerator;
 import io.idmint.Layout;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.TestServers;
 import io.idmint.spi.WorkerRegistry;
 import java.nio.file.Path;
 import java.util.Map;

@@ -4,6 +4,8 @@ import static io.idmint.server.HttpApiIT.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.TestServers;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

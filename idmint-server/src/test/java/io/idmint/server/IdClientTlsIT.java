@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.client.IdClient;
 import io.idmint.client.IdServiceUnavailableException;
+import io.idmint.server.harness.TestServers;
 import io.idmint.testkit.TestPki;
 import java.nio.file.Path;
 import java.time.Duration;

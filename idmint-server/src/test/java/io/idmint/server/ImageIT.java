@@ -2,6 +2,8 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.harness.ChildProcess;
+import io.idmint.server.harness.Http;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,8 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.config.Config;
+import io.idmint.server.harness.ChildProcess;
+import io.idmint.server.harness.NodeTools;
 import io.idmint.server.json.StrictJson;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -183,7 +185,7 @@ class KubernetesManifestsIT {
     }
 
     private static ChildProcess.Result validate(List<Path> files) throws Exception {
-        List<String> command = new ArrayList<>(List.of(HttpApiIT.node(), "validate.mjs"));
+        List<String> command = new ArrayList<>(List.of(NodeTools.node(), "validate.mjs"));
         files.forEach(f -> command.add(f.toString()));
         return run(command.toArray(String[]::new));
     }

@@ -1,6 +1,7 @@
 package io.idmint.server;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,6 +71,23 @@ class LayersTest {
         ArchRule inLayer = classes().should().resideInAnyPackage(PACKAGES)
                 .because("a new package must say in LayersTest what it may use");
         inLayer.check(SERVER);
+    }
+
+    /**
+     * The tests' harness ({@code harness}, package-info) serves the tests and uses none: no test
+     * class, nothing of the chaos and scale runs.
+     */
+    @Test
+    void testHarness_usesNoTest() {
+        String test = ".*(IT|Test)(\\$.*)?";
+        noClasses().that().resideInAPackage(ROOT + ".harness..").and()
+                .haveNameNotMatching(test)
+                .should().dependOnClassesThat().haveNameMatching(test)
+                .orShould().dependOnClassesThat().resideInAPackage(ROOT + ".chaos..")
+                .because("tests use the harness, not the other way round")
+                .check(new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS)
+                        .importPackages(ROOT + ".harness"));
     }
 
     @Test

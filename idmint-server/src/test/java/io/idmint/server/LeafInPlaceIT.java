@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.TestServers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;

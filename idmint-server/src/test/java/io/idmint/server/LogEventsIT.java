@@ -2,7 +2,9 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.IdmintProcesses.Node;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.server.harness.IdmintProcesses.Node;
 import io.idmint.testkit.EtcdCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,8 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.TestServers;
 import io.idmint.server.http.Route;
 import io.idmint.server.ops.Metrics;
 import java.nio.charset.StandardCharsets;

@@ -3,8 +3,10 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.Layout;
-import io.idmint.server.IdmintProcesses.Node;
-import io.idmint.server.IdmintProcesses.Run;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.server.harness.IdmintProcesses.Node;
+import io.idmint.server.harness.IdmintProcesses.Run;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

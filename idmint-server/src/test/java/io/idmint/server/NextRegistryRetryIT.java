@@ -2,7 +2,8 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.IdmintProcesses.Run;
+import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.server.harness.IdmintProcesses.Run;
 import io.idmint.testkit.EtcdCluster;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.api.Problem;
 import io.idmint.server.cli.CodesCliTest;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.NodeTools;
+import io.idmint.server.harness.TestServers;
 import io.idmint.server.http.Route;
 import io.idmint.server.json.Json;
 import java.io.InputStream;

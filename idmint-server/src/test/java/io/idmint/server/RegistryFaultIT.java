@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdParts;
 import io.idmint.Layout;
-import io.idmint.server.IdmintProcesses.Node;
-import io.idmint.server.IdmintProcesses.Run;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.server.harness.IdmintProcesses.Node;
+import io.idmint.server.harness.IdmintProcesses.Run;
 import io.idmint.testkit.EtcdCluster;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.fixture.PostgresServer;

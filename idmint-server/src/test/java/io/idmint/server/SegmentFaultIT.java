@@ -2,8 +2,10 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.IdmintProcesses.Node;
-import io.idmint.server.IdmintProcesses.Run;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.server.harness.IdmintProcesses.Node;
+import io.idmint.server.harness.IdmintProcesses.Run;
 import io.idmint.testkit.fixture.PostgresServer;
 import java.io.IOException;
 import java.nio.file.Files;

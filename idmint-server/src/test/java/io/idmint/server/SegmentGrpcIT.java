@@ -16,6 +16,7 @@ import io.idmint.grpc.v1.ListSegmentsRequest;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
 import io.idmint.grpc.v1.SegmentTag;
 import io.idmint.server.grpc.GrpcApi;
+import io.idmint.server.harness.TestServers;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.TestServers;
 import io.idmint.server.http.HttpApi;
 import io.idmint.spi.support.Names;
 import java.net.http.HttpRequest;

@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.Layout;
+import io.idmint.server.harness.Cli;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.harness.Cli;
 import io.idmint.testkit.fixture.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;

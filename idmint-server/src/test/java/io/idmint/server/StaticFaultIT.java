@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.server.harness.IdmintProcesses;
 import io.idmint.testkit.IdOracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

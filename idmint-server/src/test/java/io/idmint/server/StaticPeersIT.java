@@ -2,7 +2,10 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.IdmintProcesses.Node;
+import io.idmint.server.harness.Cli;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.server.harness.IdmintProcesses.Node;
 import io.idmint.server.mint.StaticPeerCheck;
 import java.nio.file.Path;
 import java.time.Duration;

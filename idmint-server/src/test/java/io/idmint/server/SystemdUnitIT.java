@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.config.Config;
+import io.idmint.server.harness.ChildProcess;
 import io.idmint.spi.support.Durations;
 import java.nio.file.Files;
 import java.nio.file.Path;

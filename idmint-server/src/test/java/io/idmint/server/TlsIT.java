@@ -20,6 +20,8 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.idmint.TimeSource;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.NextIdsRequest;
+import io.idmint.server.harness.Cli;
+import io.idmint.server.harness.TestServers;
 import io.idmint.server.ops.Metrics;
 import io.idmint.server.tls.ServerTls;
 import io.idmint.server.tls.TlsMaterial;

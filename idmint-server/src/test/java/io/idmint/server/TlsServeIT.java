@@ -2,7 +2,8 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.IdmintProcesses.Node;
+import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.server.harness.IdmintProcesses.Node;
 import io.idmint.testkit.TestPki;
 import java.math.BigInteger;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdCodec;
 import io.idmint.Layout;
-import io.idmint.server.Cli;
+import io.idmint.server.harness.Cli;
 import io.idmint.server.json.Json;
 import java.util.Locale;
 import java.util.Map;

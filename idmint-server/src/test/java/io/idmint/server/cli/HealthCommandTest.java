@@ -2,8 +2,8 @@ package io.idmint.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.Cli;
 import io.idmint.server.Main;
+import io.idmint.server.harness.Cli;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

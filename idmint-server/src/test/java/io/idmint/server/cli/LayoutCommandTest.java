@@ -2,7 +2,7 @@ package io.idmint.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.Cli;
+import io.idmint.server.harness.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.idmint.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.Layout;
-import io.idmint.server.Cli;
+import io.idmint.server.harness.Cli;
 import io.idmint.server.json.ApiJson;
 import java.nio.file.Files;
 import java.nio.file.Path;

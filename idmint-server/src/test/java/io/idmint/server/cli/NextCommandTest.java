@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdCodec;
 import io.idmint.Layout;
-import io.idmint.server.Cli;
 import io.idmint.server.config.Config;
+import io.idmint.server.harness.Cli;
 import io.idmint.server.mint.LeasedGenerator;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -2,9 +2,9 @@ package io.idmint.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.Cli;
 import io.idmint.server.Server;
-import io.idmint.server.TestServers;
+import io.idmint.server.harness.Cli;
+import io.idmint.server.harness.TestServers;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,10 +2,10 @@ package io.idmint.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.Cli;
-import io.idmint.server.Http;
 import io.idmint.server.Server;
-import io.idmint.server.TestServers;
+import io.idmint.server.harness.Cli;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.TestServers;
 import io.idmint.spi.support.Names;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.idmint.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.Cli;
+import io.idmint.server.harness.Cli;
 import org.junit.jupiter.api.Test;
 
 /** {@code idmint sql} without a database: the printed SQL and every refusal of bad input. */

@@ -2,9 +2,9 @@ package io.idmint.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.Cli;
 import io.idmint.server.Main;
 import io.idmint.server.config.Config.Key;
+import io.idmint.server.harness.Cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.ClockPolicy;
 import io.idmint.segment.SegmentOrder;
-import io.idmint.server.Cli;
 import io.idmint.server.Main;
 import io.idmint.server.cli.ConfigCommand;
 import io.idmint.server.config.Config.Key;
 import io.idmint.server.config.Config.Setting;
+import io.idmint.server.harness.Cli;
 import io.idmint.spi.support.Durations;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.idmint.server.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idmint.server.Http;
+import io.idmint.server.harness.Http;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.logging.Level;

@@ -1,5 +1,6 @@
-package io.idmint.server;
+package io.idmint.server.harness;
 
+import io.idmint.server.Main;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.harness;
 
 import io.idmint.testkit.TestTime;
 import io.vertx.core.json.JsonObject;
@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * width, a page, JavaScript evaluated in it, and screenshots, for checks that need layout (what
  * {@code --dump-dom} cannot show).
  */
-final class Cdp implements AutoCloseable {
+public final class Cdp implements AutoCloseable {
 
     private final Process chromium;
     private final WebSocket ws;
@@ -35,7 +35,7 @@ final class Cdp implements AutoCloseable {
     private final Map<Integer, CompletableFuture<JsonObject>> calls = new ConcurrentHashMap<>();
 
     /** Starts Chromium on {@code profile} and attaches to its first page. */
-    Cdp(String chromiumPath, Path profile) throws Exception {
+    public Cdp(String chromiumPath, Path profile) throws Exception {
         chromium = new ProcessBuilder(List.of(chromiumPath, "--headless", "--no-sandbox",
                 "--disable-gpu", "--no-first-run", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--hide-scrollbars",
@@ -80,7 +80,7 @@ final class Cdp implements AutoCloseable {
     }
 
     /** Sends one command and returns its result; a protocol error fails. */
-    JsonObject call(String method, JsonObject params) throws Exception {
+    public JsonObject call(String method, JsonObject params) throws Exception {
         int id = ids.incrementAndGet();
         CompletableFuture<JsonObject> answer = new CompletableFuture<>();
         calls.put(id, answer);
@@ -94,14 +94,14 @@ final class Cdp implements AutoCloseable {
     }
 
     /** Sets the viewport to {@code width} CSS pixels (a phone below 500) and opens {@code url}. */
-    void open(String url, int width) throws Exception {
+    public void open(String url, int width) throws Exception {
         call("Emulation.setDeviceMetricsOverride", new JsonObject().put("width", width)
                 .put("height", 900).put("deviceScaleFactor", 1).put("mobile", width < 500));
         call("Page.navigate", new JsonObject().put("url", url));
     }
 
     /** The value of a JavaScript expression in the page. */
-    Object eval(String expression) throws Exception {
+    public Object eval(String expression) throws Exception {
         JsonObject r = call("Runtime.evaluate", new JsonObject().put("expression", expression)
                 .put("returnByValue", true).put("awaitPromise", true));
         if (r.containsKey("exceptionDetails")) {
@@ -115,7 +115,7 @@ final class Cdp implements AutoCloseable {
      * Polls {@code condition} (a JavaScript expression; one that throws, as on a page still
      * loading, counts as false) until it is true, up to 30 s (times {@link TestTime#SCALE}).
      */
-    void await(String condition) throws Exception {
+    public void await(String condition) throws Exception {
         long deadline = System.nanoTime() + TestTime.scaled(Duration.ofSeconds(30)).toNanos();
         String safe = "(() => { try { return " + condition + "; } catch (e) { return false; } })()";
         while (!Boolean.TRUE.equals(eval(safe))) {
@@ -127,7 +127,7 @@ final class Cdp implements AutoCloseable {
     }
 
     /** A PNG of the whole page. */
-    void screenshot(Path png) throws Exception {
+    public void screenshot(Path png) throws Exception {
         JsonObject r = call("Page.captureScreenshot", new JsonObject().put("format", "png")
                 .put("captureBeyondViewport", true));
         Files.write(png, Base64.getDecoder().decode(r.getString("data")));
@@ -150,7 +150,7 @@ final class Cdp implements AutoCloseable {
      * empty when deleted (regression: StatusPageIT's {@code @TempDir} clean-up failed on a
      * "Default" directory written after the browser had exited).
      */
-    static void awaitTree(Process root, Set<ProcessHandle> helpers, Duration timeout)
+    public static void awaitTree(Process root, Set<ProcessHandle> helpers, Duration timeout)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (root.isAlive()) {

@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,14 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
  * timeouts off ({@code -Djunit.jupiter.execution.timeout.mode=disabled}): the 6 minutes here
  * bound the CI profile only.
  */
-class ChaosIT {
+public class ChaosIT {
 
     @TempDir
-    Path tmp;
+    public Path tmp;
 
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
-    void nemesis_oracleFindsNoViolation() throws Exception {
+    public void nemesis_oracleFindsNoViolation() throws Exception {
         Chaos.Settings settings = Chaos.Settings.fromSystemProperties(3);
         Chaos chaos = new Chaos(settings, tmp, System.out::println);
         Path out = Files.createDirectories(Path.of("target", "chaos"));

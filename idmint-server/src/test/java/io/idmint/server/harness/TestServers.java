@@ -1,5 +1,6 @@
-package io.idmint.server;
+package io.idmint.server.harness;
 
+import io.idmint.server.Server;
 import io.idmint.server.config.Config;
 import io.idmint.server.config.Config.Key;
 import io.idmint.server.config.Config.Setting;
@@ -17,7 +18,7 @@ public final class TestServers {
      * A configuration with the given data directory, any free ports on 127.0.0.1, and
      * {@code settings} as {@code key=value} pairs (config file names), given as flags.
      */
-    static Config config(Path dataDir, String... settings) {
+    public static Config config(Path dataDir, String... settings) {
         Map<String, String> values = new HashMap<>();
         values.put("http-port", "0");
         values.put("grpc-port", "0");

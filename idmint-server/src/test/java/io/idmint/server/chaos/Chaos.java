@@ -1,5 +1,6 @@
-package io.idmint.server;
+package io.idmint.server.chaos;
 
+import io.idmint.server.harness.IdmintProcesses;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,16 +21,16 @@ import java.util.function.Consumer;
  * seed, in an order that does not depend on timing: the same seed gives the same faults. Each
  * round does every fault kind the store supports once, in a shuffled order.
  */
-final class Chaos {
+public final class Chaos {
 
     /**
      * What a run does; {@link #fromSystemProperties} reads {@code chaos.*}. {@code faults}: the
      * fault kinds to do, empty for every kind the store supports.
      */
-    record Settings(String store, double minutes, long seed, int nodes, long aheadBoundMillis,
+    public record Settings(String store, double minutes, long seed, int nodes, long aheadBoundMillis,
             long graceMillis, int count, long intervalMillis, List<Kind> faults) {
 
-        static Settings fromSystemProperties(double defaultMinutes) {
+        public static Settings fromSystemProperties(double defaultMinutes) {
             String seed = System.getProperty("chaos.seed", "");
             return new Settings(System.getProperty("chaos.store", "etcd"),
                     Double.parseDouble(System.getProperty("chaos.minutes", "" + defaultMinutes)),
@@ -43,7 +44,7 @@ final class Chaos {
         }
 
         /** Fault kinds by name, comma-separated, any case; "" for all. */
-        static List<Kind> faults(String names) {
+        public static List<Kind> faults(String names) {
             List<Kind> out = new ArrayList<>();
             for (String n : names.split(",")) {
                 if (n.isBlank()) {
@@ -62,19 +63,19 @@ final class Chaos {
     }
 
     /** The fault kinds; which ones a run does depends on the store. */
-    enum Kind {
+    public enum Kind {
         NODE_KILL, NODE_PAUSE, NODE_TAKEOVER, MEMBER_KILL, MEMBER_STOP, STORE_OUTAGE,
         CLOCK_FORWARD, CLOCK_BACK
     }
 
     /** One fault as done: times are the harness's real clock, ms. */
-    record Fault(Kind kind, String node, String what, long startMs, long undoMs) {
+    public record Fault(Kind kind, String node, String what, long startMs, long undoMs) {
     }
 
     /** Lease settings short enough for faults to bite within seconds. */
-    static final List<String> LEASE = List.of("--lease-ttl", "6s", "--lease-keepalive", "1s",
+    public static final List<String> LEASE = List.of("--lease-ttl", "6s", "--lease-keepalive", "1s",
             "--lease-store-timeout", "4s", "--lease-reservation", "2s");
-    static final long TTL_MILLIS = 6_000;
+    public static final long TTL_MILLIS = 6_000;
 
     private final Settings settings;
     private final Path dir;
@@ -86,19 +87,19 @@ final class Chaos {
     private long startMs;
     private long endMs;
 
-    Chaos(Settings settings, Path dir, Consumer<String> log) {
+    public Chaos(Settings settings, Path dir, Consumer<String> log) {
         this.settings = settings;
         this.dir = dir;
         this.log = log;
         this.oracle = new ChaosOracle(settings.aheadBoundMillis(), settings.graceMillis());
     }
 
-    ChaosOracle oracle() {
+    public ChaosOracle oracle() {
         return oracle;
     }
 
     /** Runs the whole thing; {@link #report} and {@link ChaosOracle#check} tell the outcome. */
-    void run() throws Exception {
+    public void run() throws Exception {
         log.accept("chaos: store " + settings.store() + ", seed " + settings.seed() + ", "
                 + settings.nodes() + " nodes, " + settings.minutes() + " min, faults "
                 + (settings.faults().isEmpty() ? "all" : settings.faults()) + " (replay with "
@@ -130,7 +131,7 @@ final class Chaos {
     }
 
     /** The fault kinds a run on a store with {@code storeFaults} does. */
-    static List<Kind> kinds(List<ChaosStore.Fault> storeFaults) {
+    public static List<Kind> kinds(List<ChaosStore.Fault> storeFaults) {
         List<Kind> kinds = new ArrayList<>(List.of(Kind.NODE_KILL, Kind.NODE_PAUSE,
                 Kind.NODE_TAKEOVER, Kind.CLOCK_FORWARD, Kind.CLOCK_BACK));
         if (storeFaults.contains(ChaosStore.Fault.MEMBER_KILL)) {
@@ -148,7 +149,7 @@ final class Chaos {
      * before it, how long it holds (2-6 s, plus what the kind adds), and for CLOCK_BACK whether
      * the step is -1h (else -5s).
      */
-    record Step(Kind kind, int node, boolean leader, long gapMillis, long holdMillis,
+    public record Step(Kind kind, int node, boolean leader, long gapMillis, long holdMillis,
             boolean hourBack) {
     }
 
@@ -156,19 +157,19 @@ final class Chaos {
      * The seeded fault sequence: rounds that each do every kind once in a shuffled order, every
      * choice drawn from one {@link Random} in a fixed order, so one seed gives one sequence.
      */
-    static final class Plan {
+    public static final class Plan {
         private final Random rnd;
         private final List<Kind> kinds;
         private final int nodes;
         private final List<Kind> round = new ArrayList<>();
 
-        Plan(long seed, List<Kind> kinds, int nodes) {
+        public Plan(long seed, List<Kind> kinds, int nodes) {
             this.rnd = new Random(seed);
             this.kinds = List.copyOf(kinds);
             this.nodes = nodes;
         }
 
-        Step next() {
+        public Step next() {
             if (round.isEmpty()) {
                 round.addAll(kinds);
                 Collections.shuffle(round, rnd);
@@ -286,7 +287,7 @@ final class Chaos {
     // ------------------------------------------------------------------ report
 
     /** The report: totals, per node, per fault kind (recovery), and the fault log. */
-    String report(List<String> violations) {
+    public String report(List<String> violations) {
         StringBuilder b = new StringBuilder();
         long seconds = (endMs - startMs) / 1000;
         b.append(String.format("chaos report: store %s, seed %d, %d nodes, %d s, %,d IDs, "
@@ -366,7 +367,7 @@ final class Chaos {
      * successful call (or {@code to}); and how long after {@code undo} the last episode ended
      * (0 when it ended before).
      */
-    static long[] downtime(ChaosOracle.Track t, long from, long to, long undo) {
+    public static long[] downtime(ChaosOracle.Track t, long from, long to, long undo) {
         List<ChaosOracle.Call> calls;
         synchronized (t.calls) {
             calls = List.copyOf(t.calls);

@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,14 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
  * in the churn, or a fifth node that is not refused, or not served once a worker is free.
  * {@code scripts/scale} runs it with other settings ({@code -Dscale.nodes=32 …}), timeouts off.
  */
-class ScaleIT {
+public class ScaleIT {
 
     @TempDir
-    Path tmp;
+    public Path tmp;
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
-    void nodesStartChurnAndFillTheWorkerSpace_withoutSharingOrRunningOut() throws Exception {
+    public void nodesStartChurnAndFillTheWorkerSpace_withoutSharingOrRunningOut() throws Exception {
         Scale.Settings settings = Scale.Settings.fromSystemProperties(
                 new Scale.Settings(4, 10, 15, 4, "time=41,worker=6,sequence=16"));
         Scale scale = new Scale(settings, tmp, System.out::println);

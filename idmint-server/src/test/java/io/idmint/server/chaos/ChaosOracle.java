@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.chaos;
 
 import io.idmint.Layout;
 import java.util.ArrayList;
@@ -21,27 +21,27 @@ import java.util.TreeSet;
  * answering NOT READY since at least {@code graceMillis} before a mint call that succeeded,
  * and still NOT READY after it.
  */
-final class ChaosOracle {
+public final class ChaosOracle {
 
     /** One {@code /v1/ids} call: status 0 when it failed without an answer (refused, timeout). */
-    record Call(int holder, long startMs, long endMs, int status) {
+    public record Call(int holder, long startMs, long endMs, int status) {
     }
 
     /** One {@code /health/ready} poll: status 0 when it got no answer. */
-    record Poll(long timeMs, int status) {
+    public record Poll(long timeMs, int status) {
     }
 
     /** Everything recorded for one node slot, across its restarts. */
-    static final class Track {
-        final String slot;
-        final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
-        final List<Poll> polls = Collections.synchronizedList(new ArrayList<>());
-        final TreeSet<String> workers = new TreeSet<>();
-        long ids;
-        long maxAheadMillis = Long.MIN_VALUE;
-        long beyondBound;
+    public static final class Track {
+        public final String slot;
+        public final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+        public final List<Poll> polls = Collections.synchronizedList(new ArrayList<>());
+        public final TreeSet<String> workers = new TreeSet<>();
+        public long ids;
+        public long maxAheadMillis = Long.MIN_VALUE;
+        public long beyondBound;
 
-        Track(String slot) {
+        public Track(String slot) {
             this.slot = slot;
         }
     }
@@ -63,12 +63,12 @@ final class ChaosOracle {
     private long maxBehindMillis = Long.MIN_VALUE;
     private int aheadViolations;
 
-    ChaosOracle(long aheadBoundMillis, long graceMillis) {
+    public ChaosOracle(long aheadBoundMillis, long graceMillis) {
         this(Layout.SNOWFLAKE, aheadBoundMillis, graceMillis);
     }
 
     /** An oracle of IDs in {@code layout}. */
-    ChaosOracle(Layout layout, long aheadBoundMillis, long graceMillis) {
+    public ChaosOracle(Layout layout, long aheadBoundMillis, long graceMillis) {
         this.layout = layout;
         this.sequenceMask = (1L << layout.bits(Layout.Field.SEQUENCE)) - 1;
         if (layout.shift(Layout.Field.SEQUENCE) != 0) {
@@ -135,19 +135,19 @@ final class ChaosOracle {
         return layout.millisOf(layout.get(id, Layout.Field.TIME));
     }
 
-    int idCount() {
+    public int idCount() {
         return count;
     }
 
-    long maxAheadMillis() {
+    public long maxAheadMillis() {
         return maxAheadMillis;
     }
 
-    long maxBehindMillis() {
+    public long maxBehindMillis() {
         return maxBehindMillis;
     }
 
-    Map<String, Track> tracks() {
+    public Map<String, Track> tracks() {
         return tracks;
     }
 

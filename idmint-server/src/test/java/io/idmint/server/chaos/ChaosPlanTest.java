@@ -1,18 +1,18 @@
-package io.idmint.server;
+package io.idmint.server.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.idmint.server.Chaos.Kind;
-import io.idmint.server.Chaos.Plan;
-import io.idmint.server.Chaos.Step;
+import io.idmint.server.chaos.Chaos.Kind;
+import io.idmint.server.chaos.Chaos.Plan;
+import io.idmint.server.chaos.Chaos.Step;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The nemesis plan: one seed gives one fault sequence, and each round does every kind. */
-class ChaosPlanTest {
+public class ChaosPlanTest {
 
     private static List<Step> steps(long seed, List<Kind> kinds, int n) {
         Plan plan = new Plan(seed, kinds, 3);
@@ -24,14 +24,14 @@ class ChaosPlanTest {
     }
 
     @Test
-    void next_sameSeed_sameSequence_otherSeed_otherSequence() {
+    public void next_sameSeed_sameSequence_otherSeed_otherSequence() {
         List<Kind> kinds = Chaos.kinds(List.of(ChaosStore.Fault.values()));
         assertThat(steps(42, kinds, 50)).isEqualTo(steps(42, kinds, 50));
         assertThat(steps(42, kinds, 50)).isNotEqualTo(steps(43, kinds, 50));
     }
 
     @Test
-    void next_everyRound_doesEveryKindOnce_withinTheBounds() {
+    public void next_everyRound_doesEveryKindOnce_withinTheBounds() {
         List<Kind> kinds = Chaos.kinds(List.of(ChaosStore.Fault.values()));
         assertThat(kinds).containsExactlyInAnyOrder(Kind.values());
         List<Step> steps = steps(7, kinds, kinds.size() * 5);
@@ -48,7 +48,7 @@ class ChaosPlanTest {
     }
 
     @Test
-    void kinds_followTheStore() {
+    public void kinds_followTheStore() {
         assertThat(Chaos.kinds(List.of(ChaosStore.Fault.OUTAGE))).doesNotContain(
                 Kind.MEMBER_KILL, Kind.MEMBER_STOP).contains(Kind.STORE_OUTAGE);
         assertThat(Chaos.kinds(List.of(ChaosStore.Fault.MEMBER_KILL, ChaosStore.Fault.OUTAGE)))
@@ -56,7 +56,7 @@ class ChaosPlanTest {
     }
 
     @Test
-    void faults_byName_anyCase_andAnUnknownNameIsRefusedWithTheKinds() {
+    public void faults_byName_anyCase_andAnUnknownNameIsRefusedWithTheKinds() {
         assertThat(Chaos.Settings.faults("")).isEmpty();
         assertThat(Chaos.Settings.faults("store_outage, Member-Kill,clock_back"))
                 .containsExactly(Kind.STORE_OUTAGE, Kind.MEMBER_KILL, Kind.CLOCK_BACK);

@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,7 @@ import io.idmint.Layout;
 import org.junit.jupiter.api.Test;
 
 /** The chaos oracle catches each kind of violation it claims to, and passes a clean run. */
-class ChaosOracleTest {
+public class ChaosOracleTest {
 
     private static final Layout L = Layout.SNOWFLAKE;
     private static final long NOW = 1_795_000_000_000L;
@@ -20,7 +20,7 @@ class ChaosOracleTest {
     }
 
     @Test
-    void check_cleanRun_noViolation() {
+    public void check_cleanRun_noViolation() {
         ChaosOracle o = oracle();
         ChaosOracle.Track a = o.track("a");
         ChaosOracle.Track b = o.track("b");
@@ -35,7 +35,7 @@ class ChaosOracleTest {
     }
 
     @Test
-    void check_duplicate_isAViolation() {
+    public void check_duplicate_isAViolation() {
         ChaosOracle o = oracle();
         ChaosOracle.Track a = o.track("a");
         int h = o.holder("a");
@@ -44,7 +44,7 @@ class ChaosOracleTest {
     }
 
     @Test
-    void check_twoHoldersInOneMillisecondOfOneWorker_isAViolationWithoutADuplicate() {
+    public void check_twoHoldersInOneMillisecondOfOneWorker_isAViolationWithoutADuplicate() {
         ChaosOracle o = oracle();
         ChaosOracle.Track a = o.track("a");
         ChaosOracle.Track b = o.track("b");
@@ -58,7 +58,7 @@ class ChaosOracleTest {
     }
 
     @Test
-    void check_idAheadOfTheBound_isAViolation_withinIt_isNot() {
+    public void check_idAheadOfTheBound_isAViolation_withinIt_isNot() {
         ChaosOracle o = oracle();
         ChaosOracle.Track a = o.track("a");
         int h = o.holder("a");
@@ -72,7 +72,7 @@ class ChaosOracleTest {
     }
 
     @Test
-    void check_readyWhileRefusingPastTheGrace_isAViolation() {
+    public void check_readyWhileRefusingPastTheGrace_isAViolation() {
         ChaosOracle o = oracle();
         ChaosOracle.Track a = o.track("a");
         for (long t = 0; t <= 10_000; t += 250) {
@@ -85,7 +85,7 @@ class ChaosOracleTest {
     }
 
     @Test
-    void check_readyWhileRefusingWithinTheGrace_isNot() {
+    public void check_readyWhileRefusingWithinTheGrace_isNot() {
         ChaosOracle o = oracle();
         ChaosOracle.Track a = o.track("a");
         for (long t = 0; t <= 10_000; t += 250) {
@@ -98,7 +98,7 @@ class ChaosOracleTest {
     }
 
     @Test
-    void check_issuingWhileNotReadyPastTheGrace_isAViolation_withinIt_isNot() {
+    public void check_issuingWhileNotReadyPastTheGrace_isAViolation_withinIt_isNot() {
         ChaosOracle o = oracle();
         ChaosOracle.Track a = o.track("a");
         for (long t = 0; t <= 10_000; t += 250) {
@@ -111,7 +111,7 @@ class ChaosOracleTest {
     }
 
     @Test
-    void parseIds_readsEveryIdOfTheBody() {
+    public void parseIds_readsEveryIdOfTheBody() {
         long[] into = new long[3];
         assertThat(ChaosNode.parseIds("{\"ids\":[\"117679838315151360\",\"2\",\"30\"]}", into))
                 .isEqualTo(3);
@@ -119,7 +119,7 @@ class ChaosOracleTest {
     }
 
     @Test
-    void downtime_episodesFromFirstFailureToNextSuccess_andRecoveryAfterUndo() {
+    public void downtime_episodesFromFirstFailureToNextSuccess_andRecoveryAfterUndo() {
         ChaosOracle.Track t = new ChaosOracle.Track("a");
         t.calls.add(new ChaosOracle.Call(0, 0, 10, 200));
         t.calls.add(new ChaosOracle.Call(0, 100, 110, 503));

@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +20,7 @@ import java.util.List;
  * once per lockfile; {@link #run} runs one of the directory's scripts. {@link #installIn} is the
  * one way the tests install npm packages (KubernetesManifestsIT's validator too).
  */
-final class NodeTools {
+public final class NodeTools {
 
     private static final Path SOURCE = Path.of("src/test/node");
     private static final Path TARGET = Path.of("target/node");
@@ -31,7 +31,7 @@ final class NodeTools {
     }
 
     /** Installs the locked packages unless this lockfile's are installed already. */
-    static synchronized Path install() throws IOException, InterruptedException {
+    public static synchronized Path install() throws IOException, InterruptedException {
         Files.createDirectories(TARGET);
         // Test JVMs run at once: one copies and installs while the others wait for it.
         try (FileChannel ch = lockFile(TARGET); FileLock held = ch.lock()) {
@@ -54,7 +54,7 @@ final class NodeTools {
      * packages needs one to run, and none should run on a test machine. Test JVMs running at
      * once take turns (a lock file in the temporary directory, named after {@code dir}).
      */
-    static synchronized void installIn(Path dir) throws IOException, InterruptedException {
+    public static synchronized void installIn(Path dir) throws IOException, InterruptedException {
         try (FileChannel ch = lockFile(dir); FileLock held = ch.lock()) {
             installUnlocked(dir);
         }
@@ -79,9 +79,9 @@ final class NodeTools {
     }
 
     /** Runs {@code node script args…} in the installed directory; its stdout, if it exits 0. */
-    static String run(String script, String... args) throws IOException, InterruptedException {
+    public static String run(String script, String... args) throws IOException, InterruptedException {
         Path dir = install();
-        List<String> command = new ArrayList<>(List.of(HttpApiIT.node(), script));
+        List<String> command = new ArrayList<>(List.of(node(), script));
         command.addAll(List.of(args));
         return exec(dir, 120, command.toArray(String[]::new));
     }
@@ -92,5 +92,15 @@ final class NodeTools {
                 .directory(dir.toFile()), Duration.ofSeconds(seconds));
         assertThat(r.exitCode()).as("%s: %s", String.join(" ", command), r.output()).isZero();
         return r.stdout();
+    }
+
+    /** The Node.js binary (Debian's nodejs package). */
+    public static String node() {
+        for (String p : new String[] {"/usr/bin/node", "/usr/local/bin/node"}) {
+            if (Files.isExecutable(Path.of(p))) {
+                return p;
+            }
+        }
+        throw new AssertionError("node is not installed: install it (apt-get install nodejs)");
     }
 }

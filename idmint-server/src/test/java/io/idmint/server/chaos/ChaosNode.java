@@ -1,7 +1,8 @@
-package io.idmint.server;
+package io.idmint.server.chaos;
 
 import io.idmint.Layout;
-import io.idmint.server.IdmintProcesses.Node;
+import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.server.harness.IdmintProcesses.Node;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,7 +21,7 @@ import java.util.Map;
  * libfaketime timestamp file the harness rewrites), a client thread drawing IDs over HTTP and a
  * thread polling {@code /health/ready}, both recording into the {@link ChaosOracle}.
  */
-final class ChaosNode {
+public final class ChaosNode {
 
     /** A process in the slot and its holder index in the oracle. */
     private record Incarnation(Node node, int holder) {
@@ -28,7 +29,7 @@ final class ChaosNode {
 
     private static final long POLL_MILLIS = 250;
 
-    final String name;
+    public final String name;
     private final IdmintProcesses procs;
     private final ChaosOracle oracle;
     private final ChaosOracle.Track track;
@@ -45,7 +46,7 @@ final class ChaosNode {
     private Thread load;
     private Thread poller;
 
-    ChaosNode(String name, IdmintProcesses procs, ChaosOracle oracle, Path dir, List<String> args,
+    public ChaosNode(String name, IdmintProcesses procs, ChaosOracle oracle, Path dir, List<String> args,
             int count, long intervalMillis) throws IOException {
         this.name = name;
         this.procs = procs;
@@ -68,7 +69,7 @@ final class ChaosNode {
      * (FAKETIME_CACHE_DURATION), the monotonic clock stays real, and libfaketime's glibc
      * workaround is off (as in IdmintProcesses.faketime). FaketimeClockIT pins both clocks.
      */
-    static Map<String, String> clockEnv(Path clockFile) {
+    public static Map<String, String> clockEnv(Path clockFile) {
         Map<String, String> env = new HashMap<>(IdmintProcesses.faketime("+0"));
         env.remove("FAKETIME");
         env.put("FAKETIME_TIMESTAMP_FILE", clockFile.toString());
@@ -77,12 +78,12 @@ final class ChaosNode {
     }
 
     /** Sets this node's wall clock offset, libfaketime style: {@code +0}, {@code -1h}. */
-    void setClock(String offset) throws IOException {
+    public void setClock(String offset) throws IOException {
         setClock(clockFile, offset);
     }
 
     /** Writes {@code offset} to {@code clockFile} at once (a rename), for libfaketime. */
-    static void setClock(Path clockFile, String offset) throws IOException {
+    public static void setClock(Path clockFile, String offset) throws IOException {
         Path tmp = clockFile.resolveSibling(clockFile.getFileName() + ".tmp");
         Files.writeString(tmp, offset + "\n");
         Files.move(tmp, clockFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
@@ -90,7 +91,7 @@ final class ChaosNode {
     }
 
     /** Starts the process (again, after a kill), and the load and poller threads if not yet. */
-    void start(String... extra) throws IOException, InterruptedException {
+    public void start(String... extra) throws IOException, InterruptedException {
         String process = restarts == 0 ? name : name + "." + restarts;
         restarts++;
         List<String> all = new java.util.ArrayList<>(args);
@@ -107,18 +108,18 @@ final class ChaosNode {
         }
     }
 
-    Node node() {
+    public Node node() {
         return current.node();
     }
 
     /** The worker of the last ID this node issued, or -1 before any. */
-    int lastWorker() {
+    public int lastWorker() {
         long id = lastId;
         return id == 0 ? -1 : (int) Layout.SNOWFLAKE.get(id, Layout.Field.WORKER);
     }
 
     /** Whether the last readiness poll answered 200. */
-    boolean ready() {
+    public boolean ready() {
         synchronized (track.polls) {
             return !track.polls.isEmpty() && track.polls.get(track.polls.size() - 1)
                     .status() == 200;
@@ -126,7 +127,7 @@ final class ChaosNode {
     }
 
     /** Stops the threads (the process stays as it is). */
-    void stopThreads() throws InterruptedException {
+    public void stopThreads() throws InterruptedException {
         running = false;
         if (load != null) {
             load.join(10_000);
@@ -201,7 +202,7 @@ final class ChaosNode {
     }
 
     /** The IDs of {@code {"ids":["1","2",…]}}: every run of digits in the body. */
-    static int parseIds(String body, long[] into) {
+    public static int parseIds(String body, long[] into) {
         int n = 0;
         long v = 0;
         boolean in = false;

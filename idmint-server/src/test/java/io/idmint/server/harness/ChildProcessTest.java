@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -10,13 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link ChildProcess}: a hung child fails the test instead of hanging it. */
-class ChildProcessTest {
+public class ChildProcessTest {
 
     @TempDir
-    Path tmp;
+    public Path tmp;
 
     @Test
-    void run_childHangsWithAGrandchildHoldingItsOutput_killsTheTreeAndFailsWithTheOutput()
+    public void run_childHangsWithAGrandchildHoldingItsOutput_killsTheTreeAndFailsWithTheOutput()
             throws Exception {
         Path pid = tmp.resolve("grandchild.pid");
         // The grandchild keeps stdout open: a test reading the pipe to its end would never end.
@@ -35,7 +35,7 @@ class ChildProcessTest {
     }
 
     @Test
-    void run_childEnds_givesItsExitCodeAndOutput() throws Exception {
+    public void run_childEnds_givesItsExitCodeAndOutput() throws Exception {
         ChildProcess.Result r = ChildProcess.run(new ProcessBuilder("sh", "-c",
                 "echo out; echo err >&2; exit 3"), Duration.ofSeconds(60));
 

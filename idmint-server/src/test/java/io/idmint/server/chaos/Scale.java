@@ -1,7 +1,9 @@
-package io.idmint.server;
+package io.idmint.server.chaos;
 
 import io.idmint.Layout;
-import io.idmint.server.IdmintProcesses.Node;
+import io.idmint.server.harness.Http;
+import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.server.harness.IdmintProcesses.Node;
 import io.idmint.testkit.EtcdCluster;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,13 +38,13 @@ import java.util.function.Consumer;
  *       saying the pool is full, and become ready once a node stops and releases its workers.
  * </ol>
  */
-final class Scale {
+public final class Scale {
 
     /** What a run does; {@link #fromSystemProperties} reads {@code scale.*}. */
-    record Settings(int nodes, int idleSeconds, int churnSeconds, int fillNodes,
+    public record Settings(int nodes, int idleSeconds, int churnSeconds, int fillNodes,
             String fillLayout) {
 
-        static Settings fromSystemProperties(Settings defaults) {
+        public static Settings fromSystemProperties(Settings defaults) {
             return new Settings(Integer.getInteger("scale.nodes", defaults.nodes()),
                     Integer.getInteger("scale.idle-seconds", defaults.idleSeconds()),
                     Integer.getInteger("scale.churn-seconds", defaults.churnSeconds()),
@@ -51,13 +53,13 @@ final class Scale {
         }
     }
 
-    static final Layout LAYOUT = Layout.LEAF;
-    static final int WORKERS = 1 << LAYOUT.bits(Layout.Field.WORKER);
+    public static final Layout LAYOUT = Layout.LEAF;
+    public static final int WORKERS = 1 << LAYOUT.bits(Layout.Field.WORKER);
     /** The default lease.reservation: each worker's HWM write comes every third of it. */
-    static final double RESERVATION_SECONDS = 10;
-    static final long TTL_MILLIS = 30_000;
+    public static final double RESERVATION_SECONDS = 10;
+    public static final long TTL_MILLIS = 30_000;
     /** What the etcd registry says when every worker ID is held (of the fill phase). */
-    static final String POOL_FULL = "worker IDs of datacenter 0 in namespace ";
+    public static final String POOL_FULL = "worker IDs of datacenter 0 in namespace ";
 
     private final Settings settings;
     private final Path dir;
@@ -66,24 +68,24 @@ final class Scale {
     private final StringBuilder report = new StringBuilder();
     private final List<String> failures = new ArrayList<>();
 
-    Scale(Settings settings, Path dir, Consumer<String> log) {
+    public Scale(Settings settings, Path dir, Consumer<String> log) {
         this.settings = settings;
         this.dir = dir;
         this.log = log;
     }
 
     /** What went wrong (empty when every check held), after {@link #run}. */
-    List<String> failures() {
+    public List<String> failures() {
         List<String> all = new ArrayList<>(failures);
         all.addAll(oracle.check());
         return all;
     }
 
-    String report() {
+    public String report() {
         return report.toString();
     }
 
-    void run() throws Exception {
+    public void run() throws Exception {
         say("scale: %d nodes on a 3-member etcd, layout leaf (%d workers), idle %d s, churn %d s,"
                 + " fill %d nodes, layout %s", settings.nodes(), WORKERS, settings.idleSeconds(),
                 settings.churnSeconds(), settings.fillNodes(), settings.fillLayout());
@@ -257,7 +259,7 @@ final class Scale {
         log.accept(line.startsWith("scale: ") ? line : "scale: " + line);
     }
 
-    static void write(Path out, String report) throws IOException {
+    public static void write(Path out, String report) throws IOException {
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
     }

@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.harness;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,10 +20,10 @@ import java.util.concurrent.TimeoutException;
  * test: past the deadline the whole process tree is killed and the test fails with what the
  * child printed.
  */
-final class ChildProcess {
+public final class ChildProcess {
 
     /** How a child ended: its exit code, its stdout, and its stderr then stdout (for messages). */
-    record Result(int exitCode, String stdout, String output) {
+    public record Result(int exitCode, String stdout, String output) {
     }
 
     private ChildProcess() {
@@ -35,7 +35,7 @@ final class ChildProcess {
      *
      * @throws AssertionError when it has not ended within {@code timeout}; it is killed then
      */
-    static Result run(ProcessBuilder builder, Duration timeout)
+    public static Result run(ProcessBuilder builder, Duration timeout)
             throws IOException, InterruptedException {
         Path out = Files.createTempFile("child", ".stdout");
         Path err = Files.createTempFile("child", ".stderr");
@@ -59,7 +59,7 @@ final class ChildProcess {
      * The lines a running child writes to stdout, read on a daemon thread as they come (a
      * server's banner, then whatever follows); the thread ends with the stream.
      */
-    static BlockingQueue<String> stdoutLines(Process p, String name) {
+    public static BlockingQueue<String> stdoutLines(Process p, String name) {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(
@@ -77,7 +77,7 @@ final class ChildProcess {
     }
 
     /** Kills {@code root} and every process under it, and waits until they are gone. */
-    static void killTree(ProcessHandle root) throws InterruptedException {
+    public static void killTree(ProcessHandle root) throws InterruptedException {
         // Taken first: once a parent dies its children are no longer its descendants.
         List<ProcessHandle> tree = new java.util.ArrayList<>(root.descendants().toList());
         tree.add(root);

@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.harness;
 
 import java.io.BufferedReader;
 import java.io.IOException;

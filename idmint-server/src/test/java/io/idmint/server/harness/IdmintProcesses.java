@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,10 +27,10 @@ import java.util.regex.Pattern;
  * stderr in a file of its own so that a failed assertion can show it. {@link #close()} kills
  * every process this started that is still alive.
  */
-final class IdmintProcesses implements AutoCloseable {
+public final class IdmintProcesses implements AutoCloseable {
 
     /** Where Debian's faketime package puts the library, by architecture. */
-    static final List<Path> FAKETIME_LIBS = List.of(
+    public static final List<Path> FAKETIME_LIBS = List.of(
             Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"),
             Path.of("/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"),
             Path.of("/usr/lib/faketime/libfaketime.so.1"));
@@ -53,7 +53,7 @@ final class IdmintProcesses implements AutoCloseable {
      * the work added beyond it (buffers, connections, threads), not how far the heap had grown
      * when the measure began.
      */
-    static final List<String> AS_SHIPPED = List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=100",
+    public static final List<String> AS_SHIPPED = List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=100",
             "-Xmx192m", "-Xms192m", "-XX:+AlwaysPreTouch");
 
     private final Path jar;
@@ -63,13 +63,13 @@ final class IdmintProcesses implements AutoCloseable {
     private final List<Process> started = Collections.synchronizedList(new ArrayList<>());
     private final List<Node> nodes = Collections.synchronizedList(new ArrayList<>());
 
-    IdmintProcesses(Path dir) {
+    public IdmintProcesses(Path dir) {
         this.jar = shadedJar();
         this.dir = dir;
     }
 
     /** The built {@code idmint.jar}, which failsafe names in the system property of that name. */
-    static Path shadedJar() {
+    public static Path shadedJar() {
         String path = System.getProperty("idmint.jar");
         assertThat(path).as("system property idmint.jar (set by failsafe)").isNotNull();
         Path jar = Path.of(path);
@@ -81,7 +81,7 @@ final class IdmintProcesses implements AutoCloseable {
      * Starts the processes from now on with {@code options} instead of the quick-starting
      * client JVM's: {@link #AS_SHIPPED} where pauses and memory are what a test measures.
      */
-    IdmintProcesses jvmOptions(List<String> options) {
+    public IdmintProcesses jvmOptions(List<String> options) {
         this.jvmOptions = List.copyOf(options);
         return this;
     }
@@ -92,7 +92,7 @@ final class IdmintProcesses implements AutoCloseable {
      * test that attacks from this JVM shares the cores, and its work must not pass for the
      * server's (a GC pause stretched because the attacker held the CPU).
      */
-    IdmintProcesses aheadOfCallers() {
+    public IdmintProcesses aheadOfCallers() {
         this.aheadOfCallers = "root".equals(System.getProperty("user.name"));
         return this;
     }
@@ -102,7 +102,7 @@ final class IdmintProcesses implements AutoCloseable {
      * with the monotonic clock left real and libfaketime's glibc workaround off (see
      * StaticFaultIT).
      */
-    static Map<String, String> faketime(String offset) {
+    public static Map<String, String> faketime(String offset) {
         Path lib = FAKETIME_LIBS.stream().filter(Files::exists).findFirst().orElse(null);
         assertThat(lib).as("libfaketime.so.1 in %s: install the Debian package faketime "
                 + "(scripts/test does)", FAKETIME_LIBS).isNotNull();
@@ -113,18 +113,18 @@ final class IdmintProcesses implements AutoCloseable {
     // ------------------------------------------------------------------ serve
 
     /** A running {@code idmint serve}. */
-    final class Node {
-        final String name;
-        final Process process;
-        final String banner;
-        final int port;
+    public final class Node {
+        public final String name;
+        public final Process process;
+        public final String banner;
+        public final int port;
         /** The worker the banner named, or -1 when it had none yet (or named several). */
-        final int bannerWorker;
+        public final int bannerWorker;
         /** The workers the banner named: one, or several with {@code --workers}. */
-        final String bannerWorkers;
-        final int grpcPort;
-        final Http http;
-        final Path stderr;
+        public final String bannerWorkers;
+        public final int grpcPort;
+        public final Http http;
+        public final Path stderr;
 
         private Node(String name, Process process, String banner, Path stderr) {
             this.name = name;
@@ -140,12 +140,12 @@ final class IdmintProcesses implements AutoCloseable {
             this.http = new Http(port);
         }
 
-        long pid() {
+        public long pid() {
             return process.pid();
         }
 
         /** /health/ready: 200 with the status when it can issue, 503 with it when not. */
-        Http.Response ready() {
+        public Http.Response ready() {
             return http.get("/health/ready");
         }
 
@@ -153,18 +153,18 @@ final class IdmintProcesses implements AutoCloseable {
          * The worker /health/ready names once it answers 200 (the banner names none when the
          * first claim outlasts the registry's call timeout: the node claims on, listening).
          */
-        long readyWorker(Duration timeout) throws InterruptedException {
+        public long readyWorker(Duration timeout) throws InterruptedException {
             awaitReady(timeout);
             return ((Number) ready().json().get("worker")).longValue();
         }
 
         /** Asks for {@code count} IDs once, whatever the answer. */
-        Http.Response tryMint(int count) {
+        public Http.Response tryMint(int count) {
             return http.get("/v1/ids?count=" + count);
         }
 
         /** {@code count} IDs in requests of at most 1000; every answer must be a 200. */
-        List<Long> mint(int count) {
+        public List<Long> mint(int count) {
             List<Long> ids = new ArrayList<>(count);
             while (ids.size() < count) {
                 int n = Math.min(1000, count - ids.size());
@@ -185,13 +185,13 @@ final class IdmintProcesses implements AutoCloseable {
          *
          * @return how long it took, in ms
          */
-        long awaitReady(Duration timeout) throws InterruptedException {
+        public long awaitReady(Duration timeout) throws InterruptedException {
             return await(timeout, "node " + name + " ready", () -> ready().status() == 200,
                     () -> ready().body());
         }
 
         /** Polls until /health/ready is a 503 whose body contains {@code text}. */
-        long awaitNotReady(Duration timeout, String text) throws InterruptedException {
+        public long awaitNotReady(Duration timeout, String text) throws InterruptedException {
             return await(timeout, "node " + name + " not ready with '" + text + "'", () -> {
                 Http.Response r = ready();
                 return r.status() == 503 && r.body().contains(text);
@@ -199,7 +199,7 @@ final class IdmintProcesses implements AutoCloseable {
         }
 
         /** Sends a signal by name ({@code STOP}, {@code CONT}) with kill(1). */
-        void signal(String signal) throws IOException, InterruptedException {
+        public void signal(String signal) throws IOException, InterruptedException {
             ChildProcess.Result kill = ChildProcess.run(new ProcessBuilder("kill", "-" + signal,
                     Long.toString(pid())).redirectErrorStream(true), Duration.ofSeconds(15));
             assertThat(kill.exitCode()).as("kill -%s %d: %s", signal, pid(), kill.output())
@@ -207,7 +207,7 @@ final class IdmintProcesses implements AutoCloseable {
         }
 
         /** SIGTERM, then the exit code, which must come within 15 s. */
-        int sigterm() throws InterruptedException {
+        public int sigterm() throws InterruptedException {
             process.destroy();
             assertThat(process.waitFor(15, TimeUnit.SECONDS))
                     .as(describe(name + " exited after SIGTERM")).isTrue();
@@ -215,14 +215,14 @@ final class IdmintProcesses implements AutoCloseable {
         }
 
         /** SIGKILL: no shutdown hook, no release. */
-        void kill9() throws InterruptedException {
+        public void kill9() throws InterruptedException {
             assertThat(process.toHandle().destroyForcibly()).as("SIGKILL to " + name).isTrue();
             assertThat(process.waitFor(15, TimeUnit.SECONDS)).as(name + " died").isTrue();
             assertThat(process.exitValue()).as("exit status of a SIGKILLed JVM")
                     .isEqualTo(128 + 9);
         }
 
-        String stderr() {
+        public String stderr() {
             return read(stderr);
         }
     }
@@ -232,13 +232,13 @@ final class IdmintProcesses implements AutoCloseable {
      * for its banner (which it prints once it listens and its worker claim has answered, ready
      * or not).
      */
-    Node serve(String name, Map<String, String> env, String... args)
+    public Node serve(String name, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
         return serve(name, dataDir(name), env, args);
     }
 
     /** The data directory {@link #serve(String, Map, String...)} gives the node {@code name}. */
-    Path dataDir(String name) {
+    public Path dataDir(String name) {
         return dir.resolve("data-" + name);
     }
 
@@ -246,16 +246,16 @@ final class IdmintProcesses implements AutoCloseable {
      * As {@link #serve(String, Map, String...)}, on the data directory {@code data}: a restart
      * of a node on the directory it had.
      */
-    Node serve(String name, Path data, Map<String, String> env, String... args)
+    public Node serve(String name, Path data, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
         return spawn(name, data, env, args).awaitBanner(Duration.ofSeconds(60));
     }
 
     /** A {@code serve} process started, whose banner is not awaited yet. */
-    final class Spawned {
-        final String name;
-        final Process process;
-        final Path stderr;
+    public final class Spawned {
+        public final String name;
+        public final Process process;
+        public final Path stderr;
         private final BlockingQueue<String> lines;
 
         private Spawned(String name, Process process, Path stderr, BlockingQueue<String> lines) {
@@ -266,7 +266,7 @@ final class IdmintProcesses implements AutoCloseable {
         }
 
         /** The banner, which comes once the node listens and its worker claim has answered. */
-        Node awaitBanner(Duration timeout) throws InterruptedException {
+        public Node awaitBanner(Duration timeout) throws InterruptedException {
             String banner = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
             assertThat(banner).as(describe("banner of " + name + " (alive: "
                     + process.isAlive() + "); its stderr:\n" + read(stderr))).isNotNull();
@@ -280,7 +280,7 @@ final class IdmintProcesses implements AutoCloseable {
      * Starts {@code idmint serve} as {@link #serve(String, Path, Map, String...)} does, without
      * waiting for its banner: a test that gives the ports itself asks the node before it.
      */
-    Spawned spawn(String name, Path data, Map<String, String> env, String... args)
+    public Spawned spawn(String name, Path data, Map<String, String> env, String... args)
             throws IOException {
         List<String> all = new ArrayList<>(List.of("serve", "--bind", "127.0.0.1", "--data-dir",
                 data.toString()));
@@ -297,7 +297,7 @@ final class IdmintProcesses implements AutoCloseable {
     }
 
     /** Starts several {@code serve} nodes at once and waits for all their banners. */
-    List<Node> serveAll(Map<String, String> env, List<String> names, String... args)
+    public List<Node> serveAll(Map<String, String> env, List<String> names, String... args)
             throws IOException, InterruptedException {
         List<Node> out = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -330,9 +330,9 @@ final class IdmintProcesses implements AutoCloseable {
     // ------------------------------------------------------------------ one-shot commands
 
     /** The outcome of a command run to its end. */
-    record Run(String name, int exitCode, String out, String err) {
+    public record Run(String name, int exitCode, String out, String err) {
         /** The lines of stdout as IDs. */
-        List<Long> ids() {
+        public List<Long> ids() {
             List<Long> ids = new ArrayList<>();
             for (String line : out.split("\n")) {
                 if (!line.isEmpty()) {
@@ -344,7 +344,7 @@ final class IdmintProcesses implements AutoCloseable {
     }
 
     /** Runs one command to its end (at most 60 s), stdout to a file. */
-    Run run(String name, Map<String, String> env, String... args)
+    public Run run(String name, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
         Path out = dir.resolve(name + ".out");
         Path err = dir.resolve(name + ".err");
@@ -363,7 +363,7 @@ final class IdmintProcesses implements AutoCloseable {
      * Starts one command with stdout on a pipe that nobody reads yet, so a process that prints
      * more than the pipe holds blocks in its write, still alive.
      */
-    Process startPiped(String name, Map<String, String> env, String... args) throws IOException {
+    public Process startPiped(String name, Map<String, String> env, String... args) throws IOException {
         Process p = builder(env, Arrays.asList(args))
                 .redirectError(dir.resolve(name + ".err").toFile()).start();
         started.add(p);
@@ -371,13 +371,13 @@ final class IdmintProcesses implements AutoCloseable {
     }
 
     /** Reads a stream to its end. */
-    static String drain(InputStream in) throws IOException {
+    public static String drain(InputStream in) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         in.transferTo(buf);
         return buf.toString(StandardCharsets.UTF_8);
     }
 
-    String stderrOf(String name) {
+    public String stderrOf(String name) {
         return read(dir.resolve(name + ".err"));
     }
 
@@ -387,12 +387,12 @@ final class IdmintProcesses implements AutoCloseable {
      * A lazy assertion description: {@code what}, then the stderr of every serve node this
      * started (the tail of each), read only when the assertion fails.
      */
-    Supplier<String> describe(String what) {
+    public Supplier<String> describe(String what) {
         return () -> what + "\n" + context();
     }
 
     /** The tail of every serve node's stderr. */
-    String context() {
+    public String context() {
         StringBuilder b = new StringBuilder();
         synchronized (nodes) {
             for (Node n : nodes) {
@@ -412,7 +412,7 @@ final class IdmintProcesses implements AutoCloseable {
      *
      * @return how long it took, in ms
      */
-    long await(Duration timeout, String what, Supplier<Boolean> condition,
+    public long await(Duration timeout, String what, Supplier<Boolean> condition,
             Supplier<String> last) throws InterruptedException {
         long start = System.nanoTime();
         Duration scaled = io.idmint.testkit.TestTime.scaled(timeout);

@@ -1,5 +1,6 @@
-package io.idmint.server;
+package io.idmint.server.chaos;
 
+import io.idmint.server.harness.ChildProcess;
 import io.idmint.testkit.EtcdCluster;
 import io.idmint.testkit.ZkEnsemble;
 import io.idmint.testkit.fixture.PostgresServer;
@@ -18,10 +19,10 @@ import java.util.List;
  * killed with -9 and started again on its data, a crash with recovery; or every server process
  * SIGSTOPped, a hung store).
  */
-abstract class ChaosStore implements AutoCloseable {
+public abstract class ChaosStore implements AutoCloseable {
 
     /** What the nemesis can do to this store. */
-    enum Fault {
+    public enum Fault {
         /** kill -9 one member (the leader or a follower), restarted after a while. */
         MEMBER_KILL,
         /** SIGSTOP one member (the leader or a follower), SIGCONT after a while. */
@@ -31,25 +32,25 @@ abstract class ChaosStore implements AutoCloseable {
     }
 
     /** The registry URI for {@code idmint serve --registry}. */
-    abstract String uri();
+    public abstract String uri();
 
     /** The faults this store supports. */
-    abstract List<Fault> faults();
+    public abstract List<Fault> faults();
 
     /**
      * Does {@code fault} to the leader ({@code leader}) or a follower, and returns what it did
      * (for the log); {@link #undo} reverts it.
      */
-    abstract String inject(Fault fault, boolean leader) throws Exception;
+    public abstract String inject(Fault fault, boolean leader) throws Exception;
 
     /** Reverts the fault {@link #inject} did last. */
-    abstract void undo() throws Exception;
+    public abstract void undo() throws Exception;
 
     @Override
     public abstract void close() throws Exception;
 
     /** Starts the store {@code kind} ({@code etcd}, {@code zk}, {@code pg}) under {@code dir}. */
-    static ChaosStore start(String kind, Path dir) throws Exception {
+    public static ChaosStore start(String kind, Path dir) throws Exception {
         return switch (kind) {
             case "etcd" -> new Etcd();
             case "zk" -> new ZooKeeper();
@@ -60,7 +61,7 @@ abstract class ChaosStore implements AutoCloseable {
     }
 
     /** Sends a signal to a process with kill(1). */
-    static void signal(long pid, String signal) throws IOException, InterruptedException {
+    public static void signal(long pid, String signal) throws IOException, InterruptedException {
         ChildProcess.Result r = ChildProcess.run(new ProcessBuilder("kill", "-" + signal,
                 Long.toString(pid)).redirectErrorStream(true), Duration.ofSeconds(15));
         if (r.exitCode() != 0) {
@@ -75,17 +76,17 @@ abstract class ChaosStore implements AutoCloseable {
         private Runnable undo = () -> { };
 
         @Override
-        String uri() {
+        public String uri() {
             return "etcd://" + etcd.endpoints() + "/chaos?timeout=2s";
         }
 
         @Override
-        List<Fault> faults() {
+        public List<Fault> faults() {
             return List.of(Fault.MEMBER_KILL, Fault.MEMBER_STOP, Fault.OUTAGE);
         }
 
         @Override
-        String inject(Fault fault, boolean leader) throws Exception {
+        public String inject(Fault fault, boolean leader) throws Exception {
             if (fault == Fault.OUTAGE) {
                 for (int i = 0; i < etcd.size(); i++) {
                     etcd.kill(i);
@@ -114,7 +115,7 @@ abstract class ChaosStore implements AutoCloseable {
         }
 
         @Override
-        void undo() {
+        public void undo() {
             undo.run();
             undo = () -> { };
             etcd.awaitHealthy(Duration.ofSeconds(30));
@@ -133,17 +134,17 @@ abstract class ChaosStore implements AutoCloseable {
         private Runnable undo = () -> { };
 
         @Override
-        String uri() {
+        public String uri() {
             return "zk://" + zk.connectString() + "/chaos?timeout=2s";
         }
 
         @Override
-        List<Fault> faults() {
+        public List<Fault> faults() {
             return List.of(Fault.MEMBER_KILL, Fault.MEMBER_STOP, Fault.OUTAGE);
         }
 
         @Override
-        String inject(Fault fault, boolean leader) {
+        public String inject(Fault fault, boolean leader) {
             if (fault == Fault.OUTAGE) {
                 for (int i = 0; i < zk.size(); i++) {
                     zk.kill(i);
@@ -169,7 +170,7 @@ abstract class ChaosStore implements AutoCloseable {
         }
 
         @Override
-        void undo() {
+        public void undo() {
             undo.run();
             undo = () -> { };
             zk.awaitHealthy(Duration.ofSeconds(30));
@@ -192,18 +193,18 @@ abstract class ChaosStore implements AutoCloseable {
         /** The command line the server was last started again with. */
         private List<String> started = List.of();
 
-        Postgres(Path data) throws Exception {
+        public Postgres(Path data) throws Exception {
             this.data = data;
             pg = PostgresServer.dedicated().dataDirectory(data).start();
         }
 
         @Override
-        String uri() {
+        public String uri() {
             return pg.url();
         }
 
         @Override
-        List<Fault> faults() {
+        public List<Fault> faults() {
             return List.of(Fault.MEMBER_KILL, Fault.OUTAGE);
         }
 
@@ -218,7 +219,7 @@ abstract class ChaosStore implements AutoCloseable {
         }
 
         @Override
-        String inject(Fault fault, boolean leader) throws Exception {
+        public String inject(Fault fault, boolean leader) throws Exception {
             List<Long> pids = processes();
             if (fault == Fault.MEMBER_KILL) {
                 // A crash: every server process killed at once, then the postmaster started
@@ -245,7 +246,7 @@ abstract class ChaosStore implements AutoCloseable {
         }
 
         @Override
-        void undo() throws Exception {
+        public void undo() throws Exception {
             for (long pid : stopped) {
                 signal(pid, "CONT");
             }

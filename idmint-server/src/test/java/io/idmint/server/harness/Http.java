@@ -1,4 +1,4 @@
-package io.idmint.server;
+package io.idmint.server.harness;
 
 import io.idmint.server.json.StrictJson;
 import java.io.IOException;
@@ -14,15 +14,15 @@ public final class Http {
 
     /** One response: status, headers and body as text. */
     public record Response(int status, HttpResponse<String> raw) {
-        String body() {
+        public String body() {
             return raw.body();
         }
 
-        String header(String name) {
+        public String header(String name) {
             return raw.headers().firstValue(name).orElse(null);
         }
 
-        Map<String, Object> json() {
+        public Map<String, Object> json() {
             return object(raw.body());
         }
     }
@@ -43,7 +43,7 @@ public final class Http {
         this.base = "http://127.0.0.1:" + port;
     }
 
-    String base() {
+    public String base() {
         return base;
     }
 
@@ -51,11 +51,11 @@ public final class Http {
         return send("GET", path, headers);
     }
 
-    Response send(String method, String path, String... headers) {
+    public Response send(String method, String path, String... headers) {
         return send(method, path, HttpRequest.BodyPublishers.noBody(), headers);
     }
 
-    Response send(String method, String path, HttpRequest.BodyPublisher body,
+    public Response send(String method, String path, HttpRequest.BodyPublisher body,
             String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(Duration.ofSeconds(10)).method(method, body);
