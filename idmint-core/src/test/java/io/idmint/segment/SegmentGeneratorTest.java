@@ -16,6 +16,7 @@ import io.idmint.testkit.ForwardingRangeStore;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRangeStore;
 import io.idmint.testkit.ManualTimeSource;
+import io.idmint.testkit.TestTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +53,7 @@ class SegmentGeneratorTest {
 
     /** Polls (does not wait for time) until the condition holds; fails after 10 s. */
     private static void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("timed out waiting until " + what);
@@ -222,7 +223,7 @@ class SegmentGeneratorTest {
         long callsBefore = store.allocateCalls();
         CompletableFuture<Long> blocked = CompletableFuture.supplyAsync(() -> g.next("order"),
                 r -> new Thread(r).start());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         while (!blocked.isDone() && System.nanoTime() < deadline) {
             time.advance(Duration.ofMillis(50));   // the caller's timeout runs on this clock
             Thread.onSpinWait();

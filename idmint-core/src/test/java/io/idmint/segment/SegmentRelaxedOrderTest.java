@@ -10,10 +10,11 @@ import io.idmint.spi.Range;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.InMemoryRangeStore;
 import io.idmint.testkit.ManualTimeSource;
+import io.idmint.testkit.TestTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class SegmentRelaxedOrderTest {
 
     /** Polls (does not wait for time) until the condition holds; fails after 10 s. */
     private static void await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("timed out waiting for the prefetch");

@@ -17,6 +17,7 @@ import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.WorkerRecord;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.Poll;
+import io.idmint.testkit.TestTime;
 import io.idmint.testkit.fixture.EtcdServer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -235,7 +236,7 @@ class EtcdRegistryIT {
 
     /** A claim retried while it is UNAVAILABLE, for up to 10 s. */
     private static Claim untilAnswered(Callable<Claim> claim) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         for (;;) {
             try {
                 return claim.call();
@@ -249,7 +250,7 @@ class EtcdRegistryIT {
     }
 
     private static Claim awaitClaim(WorkerRegistry r, ClaimRequest request) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         for (;;) {
             try {
                 return r.claim(request);

@@ -12,12 +12,14 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.testkit.RangeStoreContract;
+import io.idmint.testkit.TestTime;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -239,7 +241,7 @@ abstract class LeafAllocContract extends RangeStoreContract {
     /** Polls {@code lockWaits} until one statement waits for a row lock. */
     private void awaitLockWait(String lockWaits, java.util.concurrent.Future<?> queued)
             throws Exception {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        long deadline = TestTime.deadline(Duration.ofSeconds(30));
         try (Connection watcher = DriverManager.getConnection(url())) {
             watcher.setAutoCommit(true);
             while (System.nanoTime() < deadline) {

@@ -16,6 +16,7 @@ import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.LocalProcesses;
 import io.idmint.testkit.MintingThread;
 import io.idmint.testkit.PausableRegistry;
+import io.idmint.testkit.TestTime;
 import io.idmint.testkit.fixture.PostgresServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,7 +114,7 @@ class PostgresFaultIT {
         }
         // A node whose first claim timed out (a busy machine) retries within a second, then
         // finds the worker held like the rest.
-        long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        long settle = TestTime.deadline(Duration.ofSeconds(15));
         List<IdGenerator> active;
         for (;;) {
             active = gens.stream().filter(g -> g.status().ready()).toList();
@@ -204,7 +205,7 @@ class PostgresFaultIT {
 
         // The frozen node wakes up and its renewal reaches the store with the old token.
         frozen.resume();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         while (!frozen.sawLeaseLost()) {
             assertThat(System.nanoTime()).as("no LEASE_LOST").isLessThan(deadline);
             Thread.sleep(20);

@@ -9,6 +9,7 @@ import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.testkit.LocalProcesses;
+import io.idmint.testkit.TestTime;
 import io.idmint.testkit.fixture.PostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -144,7 +146,7 @@ class PostgresRangeStoreFaultIT {
      * the UPDATE had begun to wait).
      */
     private static int awaitBackendWaitingOnLock() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        long deadline = TestTime.deadline(Duration.ofSeconds(15));
         try (Connection watcher = DriverManager.getConnection(pg.url())) {
             watcher.setAutoCommit(true);
             while (System.nanoTime() < deadline) {
@@ -215,7 +217,7 @@ class PostgresRangeStoreFaultIT {
     }
 
     private static void awaitSize(List<?> list, int n, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        long deadline = TestTime.deadline(Duration.ofSeconds(40));
         while (list.size() < n) {
             assertThat(System.nanoTime()).as("only %d %s", list.size(), what)
                     .isLessThan(deadline);

@@ -9,6 +9,7 @@ import io.idmint.jdbc.shardid.ShardIdFunction;
 import io.idmint.jdbc.shardid.ShardIdFunctions;
 import io.idmint.jdbc.shardid.ShardIdFunctions.Verification;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.TestTime;
 import io.idmint.testkit.fixture.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -377,7 +378,7 @@ class ShardIdFunctionIT {
     }
 
     private static void awaitInstallWaitingOnLock(Connection admin) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        long deadline = TestTime.deadline(Duration.ofSeconds(15));
         while (System.nanoTime() < deadline) {
             try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(
                     "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' "

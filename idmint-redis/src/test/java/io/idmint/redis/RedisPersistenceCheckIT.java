@@ -8,6 +8,7 @@ import io.idmint.spi.Range;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import io.idmint.testkit.TestTime;
 import io.idmint.testkit.fixture.RedisServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -204,7 +205,7 @@ class RedisPersistenceCheckIT {
             assertThat(s.allocate(TAG, 5)).isEqualTo(new Range(6, 11));
             assertThat(j.clientKill(new ClientKillParams().type(ClientType.NORMAL)))
                     .isPositive();
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            long deadline = TestTime.deadline(Duration.ofSeconds(10));
             RegistryException e = null;
             while (e == null || e.kind() != Kind.CORRUPT) {
                 assertThat(System.nanoTime()).as("no refusal after the reconnect")
@@ -226,7 +227,7 @@ class RedisPersistenceCheckIT {
      * written, Redis 6.2 ignores the SIGTERM that stops it.
      */
     private static void awaitAofWritten(Jedis j) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         String info = j.info("persistence");
         while (!info.contains("aof_rewrite_in_progress:0")
                 || !info.contains("aof_rewrite_scheduled:0")) {

@@ -11,6 +11,7 @@ import io.idmint.spi.RegistryException.Kind;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.testkit.IdOracle;
+import io.idmint.testkit.TestTime;
 import io.idmint.testkit.fixture.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -150,7 +151,7 @@ class RedisRangeStoreIT {
 
         redis.restart();
         Range after = null;
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         while (after == null) {
             try {
                 after = s.allocate(tag, 100);
@@ -197,7 +198,7 @@ class RedisRangeStoreIT {
      * 2 s to run, far above the 300 ms timeout of the allocate that follows.
      */
     private static void awaitAsleep() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         while (true) {
             try (Jedis probe = new Jedis("127.0.0.1", redis.port(), 1000)) {
                 probe.ping();

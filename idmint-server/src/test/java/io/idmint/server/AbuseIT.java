@@ -21,6 +21,7 @@ import io.idmint.grpc.v1.StreamIdsRequest;
 import io.idmint.server.harness.Http;
 import io.idmint.server.harness.IdmintProcesses;
 import io.idmint.testkit.Alone;
+import io.idmint.testkit.TestTime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -461,7 +462,7 @@ class AbuseIT {
      */
     private static void awaitSettled(String what, Supplier<String> state)
             throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long deadline = TestTime.deadline(Duration.ofSeconds(90));
         String last = null;
         int same = 0;
         while (same < 3) {

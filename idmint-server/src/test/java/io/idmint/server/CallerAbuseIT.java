@@ -17,6 +17,7 @@ import io.idmint.server.harness.Http;
 import io.idmint.server.harness.TestServers;
 import io.idmint.server.ops.Logs;
 import io.idmint.testkit.Alone;
+import io.idmint.testkit.TestTime;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,6 +28,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -421,7 +423,7 @@ class CallerAbuseIT {
     }
 
     private static void await(Supplier<Boolean> done, String what, Supplier<String> seen) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         while (!done.get()) {
             assertThat(System.nanoTime()).as("waiting for %s; seen:%n%s", what, seen.get())
                     .isLessThan(deadline);

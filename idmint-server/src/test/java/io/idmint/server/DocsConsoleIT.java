@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.testkit.TestTime;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -154,7 +156,7 @@ class DocsConsoleIT {
         boolean server = s.command().matches(".*\\bidmint serve\\b.*");
         long wanted = s.expected().stream().filter(l -> !l.equals("...")).count();
         List<String> got = new ArrayList<>();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long deadline = TestTime.deadline(Duration.ofSeconds(60));
         try {
             while (!(server && got.size() >= wanted)) {
                 String l = lines.poll(Math.max(1, deadline - System.nanoTime()),

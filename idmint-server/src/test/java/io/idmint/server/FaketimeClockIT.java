@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.chaos.ChaosNode;
 import io.idmint.server.harness.ClockProbe;
+import io.idmint.testkit.TestTime;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -49,7 +50,7 @@ class FaketimeClockIT {
                     List.of("-5s", -5_000L), List.of("+0", 0L))) {
                 ChaosNode.setClock(file, (String) step.get(0));
                 long want = (Long) step.get(1);
-                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                long deadline = TestTime.deadline(Duration.ofSeconds(10));
                 long[] s = sample(out, in);
                 while (Math.abs(s[0] - s[2] - want) > 1_000 && System.nanoTime() < deadline) {
                     Thread.sleep(50);

@@ -44,6 +44,7 @@ import io.idmint.server.net.ConnectionLimit;
 import io.idmint.server.ops.Metrics;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.testkit.ManualTimeSource;
+import io.idmint.testkit.TestTime;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import java.nio.file.Path;
@@ -651,7 +652,7 @@ class GrpcApiIT {
      * another thread's work to settle, not for time, so there is no clock to drive instead.
      */
     private static long awaitQuiet(Supplier<Long> counter) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = TestTime.deadline(Duration.ofSeconds(30));
         // Settled = unchanged over four samples in a row (1.2 s): on a loaded machine the
         // server's thread can pause for longer than one sample while it is still minting.
         long now = counter.get();

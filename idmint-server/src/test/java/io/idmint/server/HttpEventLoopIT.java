@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idmint.Layout;
 import io.idmint.server.harness.TestServers;
 import io.idmint.testkit.Alone;
+import io.idmint.testkit.TestTime;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +13,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -63,7 +65,13 @@ class HttpEventLoopIT {
         long begun = System.nanoTime();
         CompletableFuture<String> batch = CompletableFuture.supplyAsync(() -> get(
                 "/v1/ids?count=" + BATCH));
-        Thread.sleep(200); // the batch is on its loop, waiting for ticks
+        // The batch is on its loop, waiting for ticks, once its first tick's IDs are counted.
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
+        while (!get("/api/v1/status").matches("(?s).*\"ids_issued\":[1-9].*")) {
+            assertThat(System.nanoTime()).as("the batch's first IDs within 10 s").isLessThan(
+                    deadline);
+            Thread.sleep(5);
+        }
         // Connections go to the loops in turn: twice as many as loops reach the batch's too.
         int loops = Runtime.getRuntime().availableProcessors();
         List<Long> millis = new ArrayList<>();
@@ -119,7 +127,7 @@ class HttpEventLoopIT {
         String[] expected = {"\"path\":\"/v1/ids\",\"status\":200",
             "\"path\":\"/api/v1/ids\",\"status\":200",
             "\"path\":\"/api/v1/segments/none/ids\",\"status\":404"};
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         String log = "";
         while (System.nanoTime() < deadline) {
             log = Files.exists(accessLog) ? Files.readString(accessLog) : "";

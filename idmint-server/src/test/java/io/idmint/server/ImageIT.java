@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.harness.ChildProcess;
 import io.idmint.server.harness.Http;
+import io.idmint.testkit.TestTime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,7 +116,7 @@ class ImageIT {
         assertThat(banner.matches()).as(banner.toString()).isTrue();
         Http http = new Http(Integer.parseInt(banner.group(1)));
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = TestTime.deadline(Duration.ofSeconds(30));
         while (http.get("/health/ready").status() != 200 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
@@ -242,7 +243,7 @@ class ImageIT {
     private static String firstLine(Process p, Path stderr) throws Exception {
         BlockingQueue<String> lines = ChildProcess.stdoutLines(p, "image");
         String line = null;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long deadline = TestTime.deadline(Duration.ofSeconds(60));
         while (line == null && p.isAlive() && System.nanoTime() < deadline) {
             line = lines.poll(1, TimeUnit.SECONDS);
         }

@@ -6,6 +6,7 @@ import io.idmint.server.harness.Http;
 import io.idmint.server.harness.IdmintProcesses;
 import io.idmint.server.harness.IdmintProcesses.Node;
 import io.idmint.server.harness.IdmintProcesses.Run;
+import io.idmint.testkit.TestTime;
 import io.idmint.testkit.fixture.PostgresServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -186,7 +187,7 @@ class SegmentFaultIT {
             pg.stop();
             // At most 20 IDs are buffered (this range and the next): then every call is a 503.
             List<Http.Response> refused = new ArrayList<>();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            long deadline = TestTime.deadline(Duration.ofSeconds(20));
             while (refused.size() < 5 && System.nanoTime() < deadline) {
                 Http.Response r = a.http.get("/api/v1/segments/order/ids");
                 if (r.status() == 200) {
@@ -390,7 +391,7 @@ class SegmentFaultIT {
 
         /** Waits until the clients hold {@code n} IDs asked for at {@code from} or later. */
         void awaitIdsAsked(long from, int n) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            long deadline = TestTime.deadline(Duration.ofSeconds(60));
             while (idsAsked(from, Long.MAX_VALUE).size() < n) {
                 assertThat(System.nanoTime()).as("clients got " + idsAsked(from, Long.MAX_VALUE)
                         .size() + " of " + n + " IDs; refusals: " + refusals)

@@ -11,6 +11,7 @@ import io.idmint.server.harness.ChildProcess;
 import io.idmint.server.harness.Cli;
 import io.idmint.server.harness.Http;
 import io.idmint.server.harness.IdmintProcesses;
+import io.idmint.testkit.TestTime;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -114,7 +115,7 @@ class ServeIT {
         AtomicBoolean stopped = new AtomicBoolean();
         Thread load = new Thread(() -> hammer(second.port, underLoad, failures, stopped));
         load.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = TestTime.deadline(Duration.ofSeconds(10));
         while (underLoad.size() < 5_000 && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }

@@ -26,6 +26,7 @@ import io.idmint.server.ops.Metrics;
 import io.idmint.server.tls.ServerTls;
 import io.idmint.server.tls.TlsMaterial;
 import io.idmint.testkit.TestPki;
+import io.idmint.testkit.TestTime;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -474,7 +475,7 @@ class TlsIT {
     /** Polls {@code done} every 10 ms until it holds; fails after 30 s naming {@code what}. */
     private static void await(String what, java.util.function.BooleanSupplier done)
             throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = TestTime.deadline(Duration.ofSeconds(30));
         while (!done.getAsBoolean()) {
             assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
             Thread.sleep(10);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.IdGenerator;
 import io.idmint.segment.SegmentGenerator;
+import io.idmint.testkit.TestTime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +45,7 @@ class IdmintMeterBinderTest {
                             segments.next("order");
                         }
                         // The meter appears, then shows the count, at the refreshes to come.
-                        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                        long deadline = TestTime.deadline(Duration.ofSeconds(30));
                         while (served(registry) != 7) {
                             assertThat(System.nanoTime()).as("tag 'order' served %s, not 7",
                                     served(registry)).isLessThan(deadline);

@@ -23,6 +23,14 @@ public final class TestTime {
         return SCALE == 1 ? deadline : Duration.ofNanos((long) (deadline.toNanos() * SCALE));
     }
 
+    /**
+     * The {@link System#nanoTime()} by which a wait of {@code timeout} (times {@link #SCALE})
+     * gives up: {@code while (System.nanoTime() < deadline)}.
+     */
+    public static long deadline(Duration timeout) {
+        return System.nanoTime() + scaled(timeout).toNanos();
+    }
+
     static double parse(String value) {
         if (value == null || value.isBlank()) {
             return 1;

@@ -13,6 +13,7 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
 import io.idmint.testkit.IdOracle;
 import io.idmint.testkit.ManualTimeSource;
+import io.idmint.testkit.TestTime;
 import io.idmint.testkit.fixture.ZkServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -363,7 +364,7 @@ class ZkLeafModeIT {
     }
 
     private static long awaitId(IdGenerator gen) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = TestTime.deadline(Duration.ofSeconds(30));
         while (true) {
             try {
                 return gen.nextId();

@@ -2,6 +2,7 @@ package io.idmint.server.chaos;
 
 import io.idmint.server.harness.ChildProcess;
 import io.idmint.testkit.EtcdCluster;
+import io.idmint.testkit.TestTime;
 import io.idmint.testkit.ZkEnsemble;
 import io.idmint.testkit.fixture.PostgresServer;
 import java.io.IOException;
@@ -274,7 +275,7 @@ public abstract class ChaosStore implements AutoCloseable {
 
         /** Until the restarted server answers a query (crash recovery done), up to 30 s. */
         private void awaitServing() throws InterruptedException {
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            long deadline = TestTime.deadline(Duration.ofSeconds(30));
             while (true) {
                 try (java.sql.Connection c = java.sql.DriverManager.getConnection(uri());
                         java.sql.Statement st = c.createStatement()) {

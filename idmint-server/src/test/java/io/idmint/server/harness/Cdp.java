@@ -43,7 +43,7 @@ public final class Cdp implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(profile.resolve("chromium.log").toFile())
                 .start();
         Path active = profile.resolve("DevToolsActivePort");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = TestTime.deadline(Duration.ofSeconds(30));
         while (!Files.exists(active) || Files.readAllLines(active).size() < 2) {
             if (System.nanoTime() > deadline || !chromium.isAlive()) {
                 throw new IllegalStateException("Chromium gave no DevTools port: "
