@@ -7,6 +7,7 @@ import io.idmint.client.IdClient;
 import io.idmint.client.IdServiceUnavailableException;
 import io.idmint.server.harness.TestServers;
 import io.idmint.testkit.TestPki;
+import io.idmint.testkit.TestTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -37,8 +38,13 @@ class IdClientTlsIT {
                 "tls.cert=" + node.certificate(), "tls.key=" + node.privateKey(),
                 "tls.client-ca=" + ca.certificate())) {
             String target = "127.0.0.1:" + server.grpcPort();
+            // The first call makes the TLS handshake on a cold server: more than the refusal's
+            // 500 ms call timeout on a loaded machine, so the client that must succeed waits
+            // longer. How long a refusal may take is the second client's business.
             try (IdClient client = client(target).trustCertificates(ca.certificate())
-                    .clientCertificate(alice.certificate(), alice.privateKey()).build()) {
+                    .clientCertificate(alice.certificate(), alice.privateKey())
+                    .deadline(TestTime.scaled(Duration.ofSeconds(20)))
+                    .callTimeout(TestTime.scaled(Duration.ofSeconds(5))).build()) {
                 long last = Long.MIN_VALUE;
                 for (int i = 0; i < 10_000; i++) {
                     long id = client.nextId();

@@ -228,7 +228,9 @@ class NextCommandTest {
                 Map.of(), null))) {
             assertThat(held.ids().status().ready()).isTrue();
 
-            Cli.Result r = Cli.run("next", "--layout", layout, "--data-dir", data.toString());
+            // next waits up to lease.store-timeout for a worker to free (15 s by default).
+            Cli.Result r = Cli.run(Map.of("IDMINT_LEASE_STORE_TIMEOUT", "1s"), "next",
+                    "--layout", layout, "--data-dir", data.toString());
 
             assertThat(r.exitCode()).isEqualTo(1);
             assertThat(r.err()).contains("held by other processes");
