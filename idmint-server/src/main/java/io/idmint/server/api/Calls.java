@@ -1,5 +1,7 @@
 package io.idmint.server.api;
 
+import io.idmint.IdCodec;
+import io.idmint.IdParts;
 import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.spi.TagInfo;
 import java.util.List;
@@ -7,12 +9,12 @@ import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
- * The minting and segment operations as both transports call them, once the transport has
- * authorised the call ({@link RequestPipeline#authorise}): the methods here run each
- * operation's parse and charge steps, in the one order both transports keep (whether it is
- * served, what the transport read off its wire, the transport's own bound on a reply, the
- * charge), and return the count to mint or the mint step itself. The transport then mints
- * (where it may wait) and renders. What a caller asked for is made here into values nothing
+ * The operations as both transports call them, once the transport has authorised the call
+ * ({@link RequestPipeline#authorise}): the methods here run each operation's parse and charge
+ * steps, in the one order both transports keep (whether it is served, what the transport read
+ * off its wire, the transport's own bound on a reply, the charge), and return the count to
+ * mint, the mint step itself, or (decode) the answer. The transport then mints (where it may
+ * wait) and renders. What a caller asked for is made here into values nothing
  * below checks again ({@link Count}, {@link Tag}); the limits that come with an operation
  * (max-count, the most one StreamIds call may ask for, which formats must be configured) are
  * said here only.
@@ -42,14 +44,14 @@ public final class Calls {
     }
 
     /**
-     * The first parse step of a call that mints one item per count: whether {@code op} is served
-     * here (codes and flakes only when configured). Checked after the token and before the
-     * transport reads the call's parameters, then {@link #admit}.
+     * The first parse step of a call: whether {@code op} is served here (codes and flakes only
+     * when configured). Checked after the token and before the transport reads the call's
+     * parameters, then {@link #admit} or {@link #decodeCode}.
      *
      * @throws CodesAndFormats.NotConfiguredException when it is not
      */
     public void served(Operation op) {
-        if (op == Operation.NEXT_CODES) {
+        if (op == Operation.NEXT_CODES || op == Operation.DECODE_CODE) {
             formats.requireCodes();
         } else if (op == Operation.NEXT_FLAKES) {
             formats.requireFlakes();
@@ -148,6 +150,61 @@ public final class Calls {
      */
     public Supplier<List<TagInfo>> listSegments() {
         return segments()::tags;
+    }
+
+    /**
+     * Decode: the parts of an ID given as text (in a path or a query), read as {@code format}
+     * (decimal, hex or base32) or, when null, any of them.
+     *
+     * @param missing the message when the text is absent, naming where it goes
+     * @throws ApiException BAD_PARAMETER for an unknown format or no text, MALFORMED_ID for text
+     *     that is no ID of this layout
+     */
+    public IdParts decode(String text, String format, String missing) {
+        if (format != null) {
+            RequestPipeline.check(() -> IdCodec.named(format));
+        }
+        RequestPipeline.required(text, missing);
+        try {
+            return ids.decode(text, format);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(Problem.MALFORMED_ID, e.getMessage());
+        }
+    }
+
+    /**
+     * Decode: the parts of an ID given as a number (a protobuf field).
+     *
+     * @param present whether the ID was given
+     * @param missing the message when it was not, naming the field
+     * @throws ApiException BAD_PARAMETER when absent, MALFORMED_ID when it is no ID of this
+     *     layout
+     */
+    public IdParts decode(boolean present, long id, String missing) {
+        if (!present) {
+            throw new ApiException(Problem.BAD_PARAMETER, missing);
+        }
+        try {
+            return ids.decode(id);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(Problem.MALFORMED_ID, e.getMessage());
+        }
+    }
+
+    /**
+     * DecodeCode: the ID and key version of a public code.
+     *
+     * @param missing the message when the code is absent, naming where it goes
+     * @throws ApiException BAD_PARAMETER when absent, MALFORMED_CODE when it is no code of this
+     *     server's key; {@link CodesAndFormats.NotConfiguredException} without codes
+     */
+    public CodesAndFormats.DecodedCode decodeCode(String code, String missing) {
+        RequestPipeline.required(code, missing);
+        try {
+            return formats.decodeCode(code, ids.layout());
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(Problem.MALFORMED_CODE, e.getMessage());
+        }
     }
 
     private int charge(RequestPipeline.Caller caller, Count n) {

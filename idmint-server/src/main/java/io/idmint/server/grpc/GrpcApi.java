@@ -193,16 +193,8 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     @Override
     public void decode(DecodeRequest request, StreamObserver<DecodeResponse> out) {
         unary(out, () -> {
-            if (!request.hasId()) {
-                throw new ApiException(Problem.BAD_PARAMETER, "missing id: set DecodeRequest.id");
-            }
-            IdParts parts;
-            try {
-                parts = service.decode(request.getId());
-            } catch (IllegalArgumentException e) {
-                throw ApiException.badParameter(e);
-            }
-            return parts(parts).build();
+            return parts(ops.decode(request.hasId(), request.getId(),
+                    "missing id: set DecodeRequest.id")).build();
         });
     }
 
@@ -224,14 +216,9 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     @Override
     public void decodeCode(DecodeCodeRequest request, StreamObserver<DecodeResponse> out) {
         unary(out, () -> {
-            String code = RequestPipeline.required(request.getCode(),
+            // Unlike HTTP, not served() first: DecodeCode({}) without codes is "missing code".
+            CodesAndFormats.DecodedCode d = ops.decodeCode(request.getCode(),
                     "missing code: set DecodeCodeRequest.code");
-            CodesAndFormats.DecodedCode d;
-            try {
-                d = formats.decodeCode(code, service.layout());
-            } catch (IllegalArgumentException e) {
-                throw ApiException.badParameter(e);
-            }
             return parts(d.parts()).setCode(d.code()).setKeyVersion(d.keyVersion()).build();
         });
     }

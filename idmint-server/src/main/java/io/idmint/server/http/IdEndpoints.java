@@ -2,14 +2,12 @@ package io.idmint.server.http;
 
 import static io.idmint.server.http.Responses.json;
 
-import io.idmint.IdCodec;
 import io.idmint.IdParts;
 import io.idmint.TimeSource;
 import io.idmint.server.api.ApiException;
 import io.idmint.server.api.Calls;
 import io.idmint.server.api.IdService;
 import io.idmint.server.api.Operation;
-import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.json.ApiJson;
 import io.idmint.server.json.JsonBytes;
@@ -151,18 +149,9 @@ final class IdEndpoints {
             text = params.get("id");
             format = params.get("format");
         }
-        if (format != null) {
-            RequestPipeline.check(() -> IdCodec.named(format));
-        }
-        RequestPipeline.required(text, inPath
+        IdParts p = calls.decode(text, format, inPath
                 ? "missing id: the path must end in /api/v1/ids/{id}"
                 : "missing id: the query parameter id, as in /v1/id/decode?id=ID");
-        IdParts p;
-        try {
-            p = service.decode(text, format);
-        } catch (IllegalArgumentException e) {
-            throw new ApiException(Problem.MALFORMED_ID, e.getMessage());
-        }
         out.reset();
         return json(req.response(), inPath ? ApiJson.parts(out, service.layout(), p)
                 : ApiJson.lean(out, service.layout(), p));
@@ -209,19 +198,11 @@ final class IdEndpoints {
      * "value_hex":…,"breakdown":{…}}}; an admin call, like decoding an ID.
      */
     private int decodeCode(HttpServerRequest req) {
-        if (formats.codes() == null) {
-            throw new CodesAndFormats.NotConfiguredException(CodesAndFormats.CODES_NOT_CONFIGURED);
-        }
+        calls.served(Operation.DECODE_CODE);
         Query.none(req.query());
-        String text = RequestPipeline.required(
+        CodesAndFormats.DecodedCode d = calls.decodeCode(
                 Query.decodePath(req.path().substring(Route.CODE_PARTS_PREFIX.length())),
                 "missing code: the path must end in /api/v1/codes/{code}");
-        CodesAndFormats.DecodedCode d;
-        try {
-            d = formats.decodeCode(text, service.layout());
-        } catch (IllegalArgumentException e) {
-            throw new ApiException(Problem.MALFORMED_CODE, e.getMessage());
-        }
         return json(req.response(), ApiJson.codeParts(out.reset(), service.layout(), d.code(),
                 d.keyVersion(), d.parts()));
     }
