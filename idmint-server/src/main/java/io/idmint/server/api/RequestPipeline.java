@@ -150,7 +150,7 @@ public final class RequestPipeline {
      * @throws ApiException BAD_PARAMETER when it is not a whole number, or naming the value
      *     and the range when it is out of range
      */
-    public static Count count(String text, int max) {
+    static Count count(String text, int max) {
         if (text == null) {
             return Count.ONE;
         }
@@ -197,7 +197,7 @@ public final class RequestPipeline {
      *
      * @throws ApiException BAD_PARAMETER with the check's message
      */
-    public static void check(Runnable check) {
+    static void check(Runnable check) {
         try {
             check.run();
         } catch (IllegalArgumentException e) {
@@ -210,7 +210,7 @@ public final class RequestPipeline {
      *
      * @throws ApiException BAD_PARAMETER with the factory's message
      */
-    public static <T> T parse(java.util.function.Supplier<T> make) {
+    static <T> T parse(java.util.function.Supplier<T> make) {
         try {
             return make.get();
         } catch (IllegalArgumentException e) {
@@ -224,7 +224,7 @@ public final class RequestPipeline {
      * @param missing the message when it is absent, naming the field and where it goes
      * @throws ApiException BAD_PARAMETER when it is absent
      */
-    public static String required(String text, String missing) {
+    static String required(String text, String missing) {
         if (text == null || text.isEmpty()) {
             throw new ApiException(Problem.BAD_PARAMETER, missing);
         }

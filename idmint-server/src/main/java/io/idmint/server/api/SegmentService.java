@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * <table>
  *   <caption>What maps to what</caption>
  *   <tr><th>Thrown</th><th>HTTP</th><th>gRPC</th><th>CLI</th></tr>
- *   <tr><td>{@link IllegalArgumentException}: bad tag name, count, start or step (the
- *       transports check these first: {@link #checkTag}, {@link #checkCreate}, the count's
+ *   <tr><td>{@link IllegalArgumentException}: bad tag name, count, start or step ({@link
+ *       Calls} checks these first: {@link #checkTag}, {@link #checkCreate}, the count's
  *       parse), or {@link StoreRefusedException}: a valid tag the store cannot hold; any
  *       other is a bug</td>
  *       <td>400</td><td>INVALID_ARGUMENT</td><td>exit 2</td></tr>
@@ -194,7 +194,7 @@ public final class SegmentService implements AutoCloseable {
      *
      * @throws IllegalArgumentException naming a bad tag name, start or step
      */
-    public void checkCreate(String tag, Long start, Long step) {
+    void checkCreate(String tag, Long start, Long step) {
         checkNew(tag, start == null ? DEFAULT_START : start, step == null ? defaultStep : step);
     }
 
@@ -280,7 +280,7 @@ public final class SegmentService implements AutoCloseable {
      *
      * @throws IllegalArgumentException naming the tag and {@link Names#TAG_RULE}
      */
-    public static void checkTag(String tag) {
+    static void checkTag(String tag) {
         Names.requireTag(tag);
     }
 
