@@ -140,7 +140,7 @@ public final class Calls {
     public Supplier<TagInfo> createSegment(String tag, Long start, Long step) {
         SegmentService s = segments();
         RequestPipeline.check(() -> s.checkCreate(tag, start, step));
-        return () -> s.create(tag, start, step);
+        return () -> s.createChecked(tag, start, step);
     }
 
     /**

@@ -185,8 +185,8 @@ public final class SegmentService implements AutoCloseable {
      * @return the tag as created
      */
     public TagInfo create(String tag, Long start, Long step) {
-        return create(store, tag, start == null ? DEFAULT_START : start,
-                step == null ? defaultStep : step);
+        checkCreate(tag, start, step);
+        return createChecked(tag, start, step);
     }
 
     /**
@@ -196,6 +196,15 @@ public final class SegmentService implements AutoCloseable {
      */
     void checkCreate(String tag, Long start, Long step) {
         checkNew(tag, start == null ? DEFAULT_START : start, step == null ? defaultStep : step);
+    }
+
+    /**
+     * {@link #create(String, Long, Long)} of what {@link #checkCreate} passed already (the parse
+     * step of {@link Calls#createSegment}): asks the store only.
+     */
+    TagInfo createChecked(String tag, Long start, Long step) {
+        return insert(store, tag, start == null ? DEFAULT_START : start,
+                step == null ? defaultStep : step);
     }
 
     /** Every tag in the store, sorted by tag. */
@@ -223,6 +232,10 @@ public final class SegmentService implements AutoCloseable {
      */
     public static TagInfo create(RangeStore store, String tag, long start, long step) {
         checkNew(tag, start, step);
+        return insert(store, tag, start, step);
+    }
+
+    private static TagInfo insert(RangeStore store, String tag, long start, long step) {
         try {
             store.create(tag, start, step);
         } catch (RegistryException e) {
