@@ -11,6 +11,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import io.idmint.server.api.Count;
+import io.idmint.server.api.RequestPipeline;
+import io.idmint.server.api.SegmentService;
+import io.idmint.server.api.Tag;
 import io.idmint.server.ops.LayerBreach;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +92,24 @@ class LayersTest {
                 .check(new ClassFileImporter()
                         .withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS)
                         .importPackages(ROOT + ".harness"));
+    }
+
+    @Test
+    void countsAndTags_areMadeInTheApiOnly() {
+        // Each operation's parse step is api.Calls's: a transport hands it the count and tag as
+        // it read them, so their limits and checks are written once.
+        ArchRule parsedInApi = noClasses().that()
+                .resideInAnyPackage(ROOT + ".http..", ROOT + ".grpc..")
+                .should().callMethod(Count.class, "of", long.class, long.class)
+                .orShould().callMethod(RequestPipeline.class, "count", String.class, int.class)
+                .orShould().callMethod(RequestPipeline.class, "count", boolean.class, long.class,
+                        long.class)
+                .orShould().callMethod(Tag.class, "of", String.class)
+                .orShould().callMethod(SegmentService.class, "checkTag", String.class)
+                .orShould().callMethod(SegmentService.class, "checkCreate", String.class,
+                        Long.class, Long.class)
+                .because("a count or tag is checked once, by its operation in api.Calls");
+        parsedInApi.check(SERVER);
     }
 
     @Test

@@ -20,7 +20,7 @@ public final class Count {
      *
      * @throws IllegalArgumentException naming the value and the range
      */
-    public static Count of(long n, long max) {
+    static Count of(long n, long max) {
         if (n < 1 || n > max) {
             throw outOfRange(Long.toString(n), max);
         }

@@ -1,14 +1,14 @@
 package io.idmint.server.api;
 
-import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.ops.AccessLog;
 
 /**
- * The way every request takes, whatever its transport: parse → authorise → charge → mint →
- * render. HTTP ({@code http.HttpApi}) and gRPC ({@code grpc.GrpcApi}) only read their wire into
- * the calls below, mint through {@link IdService}, {@link SegmentService} or
- * {@link CodesAndFormats}, write the answer, and map an {@link ApiException} to their status
- * codes. The rules live here, once:
+ * The steps every request takes, whatever its transport: authorise → parse → charge → mint →
+ * render. The transport authorises the call here for its {@link Operation} (the admin token on an
+ * admin call, else the API token) before it reads the parameters; {@link Calls} then runs each
+ * operation's parse and charge steps through the ones below, in one order for both transports,
+ * and the transport mints and renders what that hands back, and maps an {@link ApiException} to
+ * its status codes. The rules live here, once:
  *
  * <ul>
  *   <li>parse: an absent count is 1; a count is a whole number from 1 to the call's limit; an
@@ -66,7 +66,8 @@ public final class RequestPipeline {
      * @param authorization the request's {@code Authorization} value, or null
      */
     public boolean showsTags(String authorization) {
-        return !access.authEnabled() || access.check(authorization, true) == Access.Verdict.OK;
+        return !access.authEnabled() || access.check(authorization,
+                Operation.LIST_SEGMENTS.admin()) == Access.Verdict.OK;
     }
 
     /** Where a failure that is no refusal (a bug) is logged, and its incident id taken. */
@@ -90,12 +91,13 @@ public final class RequestPipeline {
     }
 
     /**
-     * Authorise: checks the caller's token.
+     * Authorise: checks the caller's token for {@code op}: the admin token on an
+     * {@linkplain Operation#admin() admin call}, else the API token.
      *
      * @param call names the call in the refusal, as its transport knows it
      * @throws ApiException BAD_REQUEST for more than one token, UNAUTHORIZED or FORBIDDEN
      */
-    public void authorise(Caller caller, boolean admin, String call) {
+    public void authorise(Caller caller, Operation op, String call) {
         if (caller.authorizations() > 1) {
             throw new ApiException(Problem.BAD_REQUEST, "more than one Authorization header");
         }
@@ -103,7 +105,7 @@ public final class RequestPipeline {
             return;
         }
         String authorization = caller.authorization();
-        switch (access.check(authorization, admin)) {
+        switch (access.check(authorization, op.admin())) {
             case OK -> { }
             case FORBIDDEN -> throw new ApiException(Problem.FORBIDDEN, call
                     + " is an admin call: it needs the admin token");
@@ -148,7 +150,7 @@ public final class RequestPipeline {
      * @throws ApiException BAD_PARAMETER when it is not a whole number, or naming the value
      *     and the range when it is out of range
      */
-    public static Count count(String text, int max) {
+    static Count count(String text, int max) {
         if (text == null) {
             return Count.ONE;
         }
@@ -195,7 +197,7 @@ public final class RequestPipeline {
      *
      * @throws ApiException BAD_PARAMETER with the check's message
      */
-    public static void check(Runnable check) {
+    static void check(Runnable check) {
         try {
             check.run();
         } catch (IllegalArgumentException e) {
@@ -208,7 +210,7 @@ public final class RequestPipeline {
      *
      * @throws ApiException BAD_PARAMETER with the factory's message
      */
-    public static <T> T parse(java.util.function.Supplier<T> make) {
+    static <T> T parse(java.util.function.Supplier<T> make) {
         try {
             return make.get();
         } catch (IllegalArgumentException e) {
@@ -222,7 +224,7 @@ public final class RequestPipeline {
      * @param missing the message when it is absent, naming the field and where it goes
      * @throws ApiException BAD_PARAMETER when it is absent
      */
-    public static String required(String text, String missing) {
+    static String required(String text, String missing) {
         if (text == null || text.isEmpty()) {
             throw new ApiException(Problem.BAD_PARAMETER, missing);
         }

@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * <table>
  *   <caption>What maps to what</caption>
  *   <tr><th>Thrown</th><th>HTTP</th><th>gRPC</th><th>CLI</th></tr>
- *   <tr><td>{@link IllegalArgumentException}: bad tag name, count, start or step (the
- *       transports check these first: {@link #checkTag}, {@link #checkCreate}, the count's
+ *   <tr><td>{@link IllegalArgumentException}: bad tag name, count, start or step ({@link
+ *       Calls} checks these first: {@link #checkTag}, {@link #checkCreate}, the count's
  *       parse), or {@link StoreRefusedException}: a valid tag the store cannot hold; any
  *       other is a bug</td>
  *       <td>400</td><td>INVALID_ARGUMENT</td><td>exit 2</td></tr>
@@ -185,8 +185,8 @@ public final class SegmentService implements AutoCloseable {
      * @return the tag as created
      */
     public TagInfo create(String tag, Long start, Long step) {
-        return create(store, tag, start == null ? DEFAULT_START : start,
-                step == null ? defaultStep : step);
+        checkCreate(tag, start, step);
+        return createChecked(tag, start, step);
     }
 
     /**
@@ -194,8 +194,17 @@ public final class SegmentService implements AutoCloseable {
      *
      * @throws IllegalArgumentException naming a bad tag name, start or step
      */
-    public void checkCreate(String tag, Long start, Long step) {
+    void checkCreate(String tag, Long start, Long step) {
         checkNew(tag, start == null ? DEFAULT_START : start, step == null ? defaultStep : step);
+    }
+
+    /**
+     * {@link #create(String, Long, Long)} of what {@link #checkCreate} passed already (the parse
+     * step of {@link Calls#createSegment}): asks the store only.
+     */
+    TagInfo createChecked(String tag, Long start, Long step) {
+        return insert(store, tag, start == null ? DEFAULT_START : start,
+                step == null ? defaultStep : step);
     }
 
     /** Every tag in the store, sorted by tag. */
@@ -223,6 +232,10 @@ public final class SegmentService implements AutoCloseable {
      */
     public static TagInfo create(RangeStore store, String tag, long start, long step) {
         checkNew(tag, start, step);
+        return insert(store, tag, start, step);
+    }
+
+    private static TagInfo insert(RangeStore store, String tag, long start, long step) {
         try {
             store.create(tag, start, step);
         } catch (RegistryException e) {
@@ -280,7 +293,7 @@ public final class SegmentService implements AutoCloseable {
      *
      * @throws IllegalArgumentException naming the tag and {@link Names#TAG_RULE}
      */
-    public static void checkTag(String tag) {
+    static void checkTag(String tag) {
         Names.requireTag(tag);
     }
 

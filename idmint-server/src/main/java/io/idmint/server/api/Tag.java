@@ -19,7 +19,7 @@ public final class Tag {
      *
      * @throws IllegalArgumentException naming the tag and {@link Names#TAG_RULE}
      */
-    public static Tag of(String name) {
+    static Tag of(String name) {
         return new Tag(Names.requireTag(name));
     }
 

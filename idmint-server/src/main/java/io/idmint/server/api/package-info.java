@@ -1,8 +1,10 @@
 /**
- * The operations of the API, whatever the transport: minting through {@link
- * io.idmint.server.api.IdService} and {@link io.idmint.server.api.SegmentService}, the request
- * steps of {@link io.idmint.server.api.RequestPipeline} (parse, authorise, charge), the caller
- * rules ({@link io.idmint.server.api.Access}), the refusals ({@link
+ * The operations of the API, whatever the transport: which there are and their rules ({@link
+ * io.idmint.server.api.Operation}: whether each mints, whether it is an admin call), each one's
+ * parse and charge steps ({@link io.idmint.server.api.Calls}), minting through {@link
+ * io.idmint.server.api.IdService} and {@link io.idmint.server.api.SegmentService}, the steps
+ * every request takes ({@link io.idmint.server.api.RequestPipeline}: authorise, charge), the
+ * caller rules ({@link io.idmint.server.api.Access}), the refusals ({@link
  * io.idmint.server.api.ApiException}, {@link io.idmint.server.api.Problem}) and who this node is.
  * What a request asks for is checked once, where it enters, into values nothing below checks
  * again ({@link io.idmint.server.api.Tag}, {@link io.idmint.server.api.Count}).

@@ -32,26 +32,27 @@ import io.idmint.grpc.v1.NextUuidsResponse;
 import io.idmint.grpc.v1.SegmentTag;
 import io.idmint.grpc.v1.StreamIdsRequest;
 import io.idmint.server.api.ApiException;
-import io.idmint.server.api.Count;
+import io.idmint.server.api.Calls;
 import io.idmint.server.api.IdService;
+import io.idmint.server.api.Operation;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
-import io.idmint.server.api.Tag;
 import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.ops.Metrics;
 import io.idmint.spi.TagInfo;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executor;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
  * The gRPC adapter ({@code idmint.v1.IdService}, see docs/http-grpc.md) over the
- * {@link RequestPipeline}: each handler reads its request into the pipeline's steps, mints, and
- * writes the reply; the token is checked before the call runs ({@link GrpcCallers}), and what
- * the pipeline refuses becomes a status ({@link GrpcStatus}). Decode, DecodeCode, CreateSegment
- * and ListSegments are admin calls.
+ * {@link Calls}: each handler reads its request into its operation's parse and charge steps,
+ * mints, and writes the reply; the token its {@link Operation} needs is checked before the call
+ * runs ({@link GrpcCallers}), and what the pipeline refuses becomes a status
+ * ({@link GrpcStatus}).
  *
  * <p>An absent count is 1, as in HTTP; an absent ID or code is INVALID_ARGUMENT "missing …".
  * A unary reply is capped by its encoded size at {@value #MAX_REPLY_BYTES} bytes, the most a
@@ -62,8 +63,8 @@ import java.util.function.Supplier;
  */
 public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
-    /** The largest count one StreamIds call may ask for. */
-    public static final long MAX_STREAM_COUNT = 100_000_000L;
+    /** The largest count one StreamIds call may ask for ({@link Calls#MAX_STREAM_COUNT}). */
+    public static final long MAX_STREAM_COUNT = Calls.MAX_STREAM_COUNT;
 
     /** IDs per StreamIds message, unless max-count is smaller. */
     static final int STREAM_BATCH = 1000;
@@ -84,10 +85,22 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     private static final int REPLY_OVERHEAD = 5;
     /** The most bytes one item takes in a reply: an int64 ID below 2^63 as a varint. */
     private static final int ID_BYTES = 9;
+    private static final LongConsumer NEXT_IDS_FIT = fits(ID_BYTES, "NextIds",
+            "or use StreamIds for more");
+    private static final LongConsumer NEXT_CODES_FIT = fits(2 + CodeCodec.LENGTH, "NextCodes",
+            "and call again for more");
+    private static final LongConsumer NEXT_UUIDS_FIT = fits(2 + 36, "NextUuids",
+            "and call again for more");
+    private static final LongConsumer NEXT_OBJECT_IDS_FIT = fits(2 + 24, "NextObjectIds",
+            "and call again for more");
+    private static final LongConsumer NEXT_FLAKES_FIT = fits(2 + 32, "NextFlakes",
+            "and call again for more");
+    private static final LongConsumer NEXT_SEGMENT_IDS_FIT = fits(ID_BYTES, "NextSegmentIds",
+            "and call again for more");
 
     private final IdService service;
     private final CodesAndFormats formats;
-    private final SegmentService segments;
+    private final Calls ops;
     private final RequestPipeline pipeline;
     private final int batch;
     private final GrpcIdStream.Pauses pauses;
@@ -99,7 +112,7 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         this.pauses = pauses;
         this.calls = calls;
         this.formats = formats;
-        this.segments = segments;
+        this.ops = new Calls(pipeline, service, formats, segments);
         this.pipeline = pipeline;
         this.batch = (int) Math.min(Math.min(STREAM_BATCH, service.maxCount()),
                 pipeline.mostPerCharge());
@@ -155,8 +168,8 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     /** NextIds. */
     private void mintIds(NextIdsRequest request, StreamObserver<GrpcIdBatch> out) {
         unary(out, () -> {
-            long[] ids = new long[count(request.hasCount(), request.getCount(), ID_BYTES,
-                    "NextIds", "or use StreamIds for more")];
+            long[] ids = new long[admit(Operation.NEXT_IDS, request.hasCount(),
+                    request.getCount(), NEXT_IDS_FIT)];
             service.fill(ids, ids.length);
             return new GrpcIdBatch(ids, ids.length);
         });
@@ -166,8 +179,7 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     private void streamIdBatches(StreamIdsRequest request, StreamObserver<GrpcIdBatch> out) {
         long count;
         try {
-            count = RequestPipeline.count(request.hasCount(), request.getCount(),
-                    MAX_STREAM_COUNT).value();
+            count = ops.streamCount(request.hasCount(), request.getCount());
             // A stream mints only while gRPC holds under its ready threshold (32 KiB) unsent.
             GrpcLimits.reserve(32 * 1024 + REPLY_OVERHEAD + Math.min(batch, count) * ID_BYTES);
         } catch (RuntimeException e) {
@@ -181,25 +193,17 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     @Override
     public void decode(DecodeRequest request, StreamObserver<DecodeResponse> out) {
         unary(out, () -> {
-            if (!request.hasId()) {
-                throw new ApiException(Problem.BAD_PARAMETER, "missing id: set DecodeRequest.id");
-            }
-            IdParts parts;
-            try {
-                parts = service.decode(request.getId());
-            } catch (IllegalArgumentException e) {
-                throw ApiException.badParameter(e);
-            }
-            return parts(parts).build();
+            return parts(ops.decode(request.hasId(), request.getId(),
+                    "missing id: set DecodeRequest.id")).build();
         });
     }
 
     @Override
     public void nextCodes(NextCodesRequest request, StreamObserver<NextCodesResponse> out) {
         unary(out, () -> {
+            long[] ids = new long[admit(Operation.NEXT_CODES, request.hasCount(),
+                    request.getCount(), NEXT_CODES_FIT)];
             var codec = formats.requireCodes();
-            long[] ids = new long[count(request.hasCount(), request.getCount(),
-                    2 + CodeCodec.LENGTH, "NextCodes", "and call again for more")];
             service.fill(ids, ids.length);
             NextCodesResponse.Builder b = NextCodesResponse.newBuilder();
             for (long id : ids) {
@@ -212,14 +216,9 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     @Override
     public void decodeCode(DecodeCodeRequest request, StreamObserver<DecodeResponse> out) {
         unary(out, () -> {
-            String code = RequestPipeline.required(request.getCode(),
+            // Unlike HTTP, not served() first: DecodeCode({}) without codes is "missing code".
+            CodesAndFormats.DecodedCode d = ops.decodeCode(request.getCode(),
                     "missing code: set DecodeCodeRequest.code");
-            CodesAndFormats.DecodedCode d;
-            try {
-                d = formats.decodeCode(code, service.layout());
-            } catch (IllegalArgumentException e) {
-                throw ApiException.badParameter(e);
-            }
             return parts(d.parts()).setCode(d.code()).setKeyVersion(d.keyVersion()).build();
         });
     }
@@ -228,8 +227,8 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     public void nextUuids(NextUuidsRequest request, StreamObserver<NextUuidsResponse> out) {
         unary(out, () -> {
             NextUuidsResponse.Builder b = NextUuidsResponse.newBuilder();
-            for (int i = count(request.hasCount(), request.getCount(), 2 + 36, "NextUuids",
-                    "and call again for more"); i > 0; i--) {
+            for (int i = admit(Operation.NEXT_UUIDS, request.hasCount(), request.getCount(),
+                    NEXT_UUIDS_FIT); i > 0; i--) {
                 b.addUuids(formats.uuids().next().toString());
             }
             return b.build();
@@ -241,8 +240,8 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             StreamObserver<NextObjectIdsResponse> out) {
         unary(out, () -> {
             NextObjectIdsResponse.Builder b = NextObjectIdsResponse.newBuilder();
-            for (int i = count(request.hasCount(), request.getCount(), 2 + 24, "NextObjectIds",
-                    "and call again for more"); i > 0; i--) {
+            for (int i = admit(Operation.NEXT_OBJECT_IDS, request.hasCount(),
+                    request.getCount(), NEXT_OBJECT_IDS_FIT); i > 0; i--) {
                 b.addObjectIds(formats.objectIds().next().toHexString());
             }
             return b.build();
@@ -252,10 +251,11 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     @Override
     public void nextFlakes(NextFlakesRequest request, StreamObserver<NextFlakesResponse> out) {
         unary(out, () -> {
+            int n = admit(Operation.NEXT_FLAKES, request.hasCount(), request.getCount(),
+                    NEXT_FLAKES_FIT);
             var flakes = formats.requireFlakes();
             NextFlakesResponse.Builder b = NextFlakesResponse.newBuilder();
-            for (int i = count(request.hasCount(), request.getCount(), 2 + 32, "NextFlakes",
-                    "and call again for more"); i > 0; i--) {
+            for (int i = n; i > 0; i--) {
                 b.addFlakes(flakes.next().toHexString());
             }
             return b.build();
@@ -266,14 +266,8 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     private void mintSegmentIds(NextSegmentIdsRequest request,
             StreamObserver<GrpcIdBatch> out) {
         unary(out, () -> {
-            SegmentService s = segments();
-            Tag tag = RequestPipeline.parse(() -> Tag.of(request.getTag()));
-            Count n = RequestPipeline.count(request.hasCount(), request.getCount(),
-                    s.maxCount());
-            capped(n.value(), ID_BYTES, "NextSegmentIds", "and call again for more");
-            GrpcLimits.reserve(REPLY_OVERHEAD + n.value() * ID_BYTES);
-            pipeline.charge(GrpcCallers.current(), n.value());
-            long[] ids = s.next(tag, n);
+            long[] ids = ops.segmentIds(GrpcCallers.current(), request.getTag(),
+                    request.hasCount(), request.getCount(), NEXT_SEGMENT_IDS_FIT).get();
             return new GrpcIdBatch(ids, ids.length);
         });
     }
@@ -281,11 +275,9 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     @Override
     public void createSegment(CreateSegmentRequest request, StreamObserver<SegmentTag> out) {
         unary(out, () -> {
-            String tag = request.getTag();
             Long start = request.hasStart() ? request.getStart() : null;
             Long step = request.hasStep() ? request.getStep() : null;
-            RequestPipeline.check(() -> segments().checkCreate(tag, start, step));
-            return tag(segments().create(tag, start, step));
+            return tag(ops.createSegment(request.getTag(), start, step).get());
         });
     }
 
@@ -294,16 +286,9 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             StreamObserver<ListSegmentsResponse> out) {
         unary(out, () -> {
             ListSegmentsResponse.Builder b = ListSegmentsResponse.newBuilder();
-            segments().tags().forEach(t -> b.addSegments(tag(t)));
+            ops.listSegments().get().forEach(t -> b.addSegments(tag(t)));
             return b.build();
         });
-    }
-
-    private SegmentService segments() {
-        if (segments == null) {
-            throw new CodesAndFormats.NotConfiguredException("segments are not served here");
-        }
-        return segments;
     }
 
     private static SegmentTag tag(TagInfo t) {
@@ -334,31 +319,30 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
                 .setShardId(p.shardId());
     }
 
+    /** The parse and charge steps of {@code op} ({@link Calls#admit}) for this call's caller. */
+    private int admit(Operation op, boolean present, int count, LongConsumer fits) {
+        ops.served(op);
+        return ops.admit(GrpcCallers.current(), present, count, fits);
+    }
+
     /**
-     * Parse and charge the count of a unary call that mints one item per count: absent is 1, at
-     * most max-count, and at most what fits in {@link #MAX_REPLY_BYTES}.
+     * gRPC's own bound on a unary reply of items of {@code itemBytes} at most, checked after the
+     * count is parsed and before it is charged: at most what fits in {@link #MAX_REPLY_BYTES},
+     * and held against the server's unread replies ({@link GrpcLimits#reserve}).
      *
-     * @param itemBytes the most bytes one item takes in the reply
      * @param call the call's name, for the message
      * @param more how to get more than one reply holds, for the message
      */
-    private int count(boolean present, int count, int itemBytes, String call, String more) {
-        long n = capped(RequestPipeline.count(present, count, service.maxCount()).value(),
-                itemBytes, call, more);
-        GrpcLimits.reserve(REPLY_OVERHEAD + n * itemBytes);
-        pipeline.charge(GrpcCallers.current(), n);
-        return (int) n;
-    }
-
-    /** Checks that a reply of {@code n} items fits {@link #MAX_REPLY_BYTES}. */
-    private static long capped(long n, int itemBytes, String call, String more) {
+    private static LongConsumer fits(int itemBytes, String call, String more) {
         long most = (MAX_REPLY_BYTES - REPLY_OVERHEAD) / itemBytes;
-        if (n > most) {
-            throw new ApiException(Problem.BAD_PARAMETER, "count " + n + " would make a " + call
-                    + " reply of up to " + (REPLY_OVERHEAD + n * itemBytes) + " bytes, over the "
-                    + MAX_REPLY_BYTES + " bytes (4 MiB) a gRPC client accepts by default; ask "
-                    + "for at most " + most + " per call, " + more);
-        }
-        return n;
+        return n -> {
+            if (n > most) {
+                throw new ApiException(Problem.BAD_PARAMETER, "count " + n + " would make a "
+                        + call + " reply of up to " + (REPLY_OVERHEAD + n * itemBytes)
+                        + " bytes, over the " + MAX_REPLY_BYTES + " bytes (4 MiB) a gRPC client "
+                        + "accepts by default; ask for at most " + most + " per call, " + more);
+            }
+            GrpcLimits.reserve(REPLY_OVERHEAD + n * itemBytes);
+        };
     }
 }

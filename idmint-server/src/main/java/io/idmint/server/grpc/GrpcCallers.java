@@ -8,28 +8,22 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.StatusRuntimeException;
-import io.idmint.grpc.v1.IdServiceGrpc;
+import io.idmint.server.api.Operation;
 import io.idmint.server.api.RequestPipeline;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The authorise step for gRPC: reads who is calling from the {@code authorization} metadata and
- * the peer address, has the {@link RequestPipeline} check the token before the call runs, and
+ * the peer address, has the {@link RequestPipeline} check the token its {@link Operation} needs
+ * (the one of the method's name) before the call runs, and
  * hands the caller to the handler (see {@link #current()}) for the charge step. It is used only
  * when the pipeline is {@linkplain RequestPipeline#guarded() guarded}; otherwise a call never
  * meets it and its caller is {@link RequestPipeline.Caller#NOBODY}.
  */
 final class GrpcCallers implements ServerInterceptor {
-
-    private static final Set<String> ADMIN_METHODS = Set.of(
-            IdServiceGrpc.getDecodeMethod().getFullMethodName(),
-            IdServiceGrpc.getDecodeCodeMethod().getFullMethodName(),
-            IdServiceGrpc.getCreateSegmentMethod().getFullMethodName(),
-            IdServiceGrpc.getListSegmentsMethod().getFullMethodName());
 
     private static final Context.Key<RequestPipeline.Caller> CALLER =
             Context.keyWithDefault("idmint-caller", RequestPipeline.Caller.NOBODY);
@@ -57,10 +51,10 @@ final class GrpcCallers implements ServerInterceptor {
         RequestPipeline.Caller caller = RequestPipeline.Caller.of(authorizations,
                 remote instanceof InetSocketAddress inet && inet.getAddress() != null
                         ? inet.getAddress().getHostAddress() : String.valueOf(remote));
-        String method = call.getMethodDescriptor().getFullMethodName();
         String name = call.getMethodDescriptor().getBareMethodName();
         try {
-            pipeline.authorise(caller, ADMIN_METHODS.contains(method), name);
+            // Only idmint.v1.IdService is intercepted: each of its methods is an operation.
+            pipeline.authorise(caller, Operation.named(name), name);
         } catch (RuntimeException e) {
             StatusRuntimeException refused = GrpcStatus.of(e, pipeline.errors(), name);
             call.close(refused.getStatus(), new Metadata());

@@ -6,6 +6,7 @@ import static io.idmint.server.http.Responses.sent;
 
 import io.idmint.TimeSource;
 import io.idmint.server.api.ApiException;
+import io.idmint.server.api.Calls;
 import io.idmint.server.api.IdService;
 import io.idmint.server.api.InternalErrors;
 import io.idmint.server.api.NodeInfo;
@@ -40,7 +41,9 @@ import java.util.Map;
  * its own scratch arrays, so the hot path allocates only the response. Routing is an exact match
  * on the path ({@link Route}); the JSON is written as bytes ({@link JsonBytes}). IDs and formats
  * are in {@link IdEndpoints}, segments in {@link SegmentEndpoints}, operations endpoints and the
- * status page in {@link OpsEndpoints}; every one takes the {@link RequestPipeline}.
+ * status page in {@link OpsEndpoints}. A route names its operation ({@link Route#operation}),
+ * whose rules decide the method allowed and the token needed; the operation's parse and charge
+ * steps are {@link Calls}'s.
  *
  * <p>Order of checks, so that a rejected request issues nothing: body size, path, method,
  * token, parameters, rate limit, then the generator. What the pipeline refuses arrives here as
@@ -96,9 +99,10 @@ public final class HttpApi extends VerticleBase {
         this.pipeline = pipeline;
         this.metrics = metrics;
         this.time = time;
-        this.ids = new IdEndpoints(service, formats, pipeline, time);
+        Calls calls = new Calls(pipeline, service, formats, segments);
+        this.ids = new IdEndpoints(service, formats, calls, time);
         this.ops = new OpsEndpoints(service, segments, metrics, time, node, pipeline);
-        this.segments = new SegmentEndpoints(segments, pipeline, connections.idleTimeout());
+        this.segments = new SegmentEndpoints(calls, connections.idleTimeout());
         this.leaf = leafStrict ? new LeafCompat(service, segments, pipeline, time) : null;
         this.host = host;
         this.port = port;
@@ -249,7 +253,7 @@ public final class HttpApi extends VerticleBase {
             if (method != HttpMethod.CONNECT) {
                 // idmint's token and rate checks, then Leaf's answers.
                 RequestPipeline.Caller caller = caller(req);
-                pipeline.authorise(caller, false, route.label());
+                pipeline.authorise(caller, route.operation(method), route.label());
                 return leaf.serve(leafPath, req, caller);
             }
         }
@@ -270,7 +274,7 @@ public final class HttpApi extends VerticleBase {
                 break;
         }
         RequestPipeline.Caller caller = caller(req);
-        pipeline.authorise(caller, route.admin(), route.label());
+        pipeline.authorise(caller, route.operation(method), route.label());
         return switch (route) {
             case SEGMENTS, SEGMENT_IDS, LEAF_SEGMENT -> segments.serve(route, req, caller);
             default -> ids.serve(route, req, caller);

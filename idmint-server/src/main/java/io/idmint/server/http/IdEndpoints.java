@@ -2,25 +2,27 @@ package io.idmint.server.http;
 
 import static io.idmint.server.http.Responses.json;
 
-import io.idmint.IdCodec;
 import io.idmint.IdParts;
 import io.idmint.TimeSource;
 import io.idmint.server.api.ApiException;
+import io.idmint.server.api.Calls;
 import io.idmint.server.api.IdService;
-import io.idmint.server.api.Problem;
+import io.idmint.server.api.Operation;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.json.ApiJson;
 import io.idmint.server.json.JsonBytes;
 import io.idmint.server.mint.CodesAndFormats;
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.Map;
 
 /**
  * The ID endpoints of the HTTP API (see docs/http-grpc.md): snowflake IDs, their parts, codes,
- * UUIDs, ObjectIds and flakes. Each handler parses, charges, mints and renders; the token was
- * checked by {@link HttpApi}, and failures are thrown as {@link ApiException} (or what
+ * UUIDs, ObjectIds and flakes. Each handler reads the query into its operation's parse and
+ * charge steps ({@link Calls#admit}), mints and renders; the token was checked by
+ * {@link HttpApi}, and failures are thrown as {@link ApiException} (or what
  * {@link ApiException#of} maps) for it to answer. A batch the clock cannot fill at once is
  * finished a tick later ({@link LoopMint}): the event loop never waits. One instance per
  * {@link HttpApi}, on its event loop: its scratch arrays are reused, so the hot path allocates
@@ -40,16 +42,15 @@ final class IdEndpoints {
 
     private final IdService service;
     private final CodesAndFormats formats;
-    private final RequestPipeline pipeline;
+    private final Calls calls;
     private final TimeSource time;
     private final LoopMint mint;
     private final JsonBytes out = new JsonBytes(64 * 1024);
 
-    IdEndpoints(IdService service, CodesAndFormats formats, RequestPipeline pipeline,
-            TimeSource time) {
+    IdEndpoints(IdService service, CodesAndFormats formats, Calls calls, TimeSource time) {
         this.service = service;
         this.formats = formats;
-        this.pipeline = pipeline;
+        this.calls = calls;
         this.time = time;
         this.mint = new LoopMint(service, time);
     }
@@ -64,11 +65,10 @@ final class IdEndpoints {
                 // GET /v1/id as JSON, or GET /api/snowflake/get/{key}, Leaf's API, as text
                 // (the key is ignored).
                 Query.none(req.query());
-                pipeline.charge(caller, 1);
-                return mint(req, route, 1);
+                return mint(req, route, calls.admit(caller, null));
             }
             case LEAN_IDS, IDS -> {
-                return mint(req, route, count(req, caller));
+                return mint(req, route, count(req, Operation.NEXT_IDS, caller));
             }
             case ID_PARTS, LEAN_DECODE -> {
                 return Responses.sent(decode(req, route));
@@ -77,8 +77,7 @@ final class IdEndpoints {
                 return Responses.sent(decodeCode(req));
             }
             case CODES -> {
-                formats.requireCodes();
-                return mint(req, route, count(req, caller));
+                return mint(req, route, count(req, Operation.NEXT_CODES, caller));
             }
             default -> {
                 return Responses.sent(strings(req, route, caller));
@@ -132,12 +131,10 @@ final class IdEndpoints {
         }
     }
 
-    /** Parses {@code count} and charges it. */
-    private int count(HttpServerRequest req, RequestPipeline.Caller caller) {
-        int n = (int) RequestPipeline.count(Query.param(req.query(), "count"),
-                service.maxCount()).value();
-        pipeline.charge(caller, n);
-        return n;
+    /** The parse and charge steps of {@code op}, with the query's {@code count}. */
+    private int count(HttpServerRequest req, Operation op, RequestPipeline.Caller caller) {
+        calls.served(op);
+        return calls.admit(caller, Query.param(req.query(), "count"));
     }
 
     private int decode(HttpServerRequest req, Route route) {
@@ -152,18 +149,9 @@ final class IdEndpoints {
             text = params.get("id");
             format = params.get("format");
         }
-        if (format != null) {
-            RequestPipeline.check(() -> IdCodec.named(format));
-        }
-        RequestPipeline.required(text, inPath
+        IdParts p = calls.decode(text, format, inPath
                 ? "missing id: the path must end in /api/v1/ids/{id}"
                 : "missing id: the query parameter id, as in /v1/id/decode?id=ID");
-        IdParts p;
-        try {
-            p = service.decode(text, format);
-        } catch (IllegalArgumentException e) {
-            throw new ApiException(Problem.MALFORMED_ID, e.getMessage());
-        }
         out.reset();
         return json(req.response(), inPath ? ApiJson.parts(out, service.layout(), p)
                 : ApiJson.lean(out, service.layout(), p));
@@ -175,10 +163,7 @@ final class IdEndpoints {
      * parameters).
      */
     private int strings(HttpServerRequest req, Route route, RequestPipeline.Caller caller) {
-        if (route == Route.FLAKES) {
-            formats.requireFlakes();
-        }
-        int n = count(req, caller);
+        int n = count(req, route.operation(HttpMethod.GET), caller);
         out.reset().reserve(n * 40 + 16);
         switch (route) {
             case UUIDS -> {
@@ -213,19 +198,11 @@ final class IdEndpoints {
      * "value_hex":…,"breakdown":{…}}}; an admin call, like decoding an ID.
      */
     private int decodeCode(HttpServerRequest req) {
-        if (formats.codes() == null) {
-            throw new CodesAndFormats.NotConfiguredException(CodesAndFormats.CODES_NOT_CONFIGURED);
-        }
+        calls.served(Operation.DECODE_CODE);
         Query.none(req.query());
-        String text = RequestPipeline.required(
+        CodesAndFormats.DecodedCode d = calls.decodeCode(
                 Query.decodePath(req.path().substring(Route.CODE_PARTS_PREFIX.length())),
                 "missing code: the path must end in /api/v1/codes/{code}");
-        CodesAndFormats.DecodedCode d;
-        try {
-            d = formats.decodeCode(text, service.layout());
-        } catch (IllegalArgumentException e) {
-            throw new ApiException(Problem.MALFORMED_CODE, e.getMessage());
-        }
         return json(req.response(), ApiJson.codeParts(out.reset(), service.layout(), d.code(),
                 d.keyVersion(), d.parts()));
     }

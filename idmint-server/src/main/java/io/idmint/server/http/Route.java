@@ -1,38 +1,42 @@
 package io.idmint.server.http;
 
+import io.idmint.server.api.Operation;
+import io.vertx.core.http.HttpMethod;
+
 /**
  * The HTTP API's paths (docs/http-grpc.md), matched exactly: no trailing slashes, no prefixes. Each
- * route names itself in metrics by its path template, so the label set stays small.
+ * route names itself in metrics by its path template, so the label set stays small, and names
+ * the {@link Operation} it serves, whose rules (mints, admin) are the route's.
  */
 public enum Route {
-    IDS("/api/v1/ids", true, false),
-    ID_PARTS("/api/v1/ids/{id}", false, true),
-    CODES("/api/v1/codes", true, false),
-    CODE_PARTS("/api/v1/codes/{code}", false, true),
-    UUIDS("/api/v1/uuids", true, false),
-    OBJECTIDS("/api/v1/objectids", true, false),
-    FLAKES("/api/v1/flakes", true, false),
-    STATUS("/api/v1/status", false, false),
-    /** GET lists the segment tags, POST creates one: admin calls. */
-    SEGMENTS("/api/v1/segments", false, true, true),
-    SEGMENT_IDS("/api/v1/segments/{tag}/ids", true, false),
+    IDS("/api/v1/ids", Operation.NEXT_IDS),
+    ID_PARTS("/api/v1/ids/{id}", Operation.DECODE),
+    CODES("/api/v1/codes", Operation.NEXT_CODES),
+    CODE_PARTS("/api/v1/codes/{code}", Operation.DECODE_CODE),
+    UUIDS("/api/v1/uuids", Operation.NEXT_UUIDS),
+    OBJECTIDS("/api/v1/objectids", Operation.NEXT_OBJECT_IDS),
+    FLAKES("/api/v1/flakes", Operation.NEXT_FLAKES),
+    STATUS("/api/v1/status", null),
+    /** GET lists the segment tags, POST creates one ({@link Operation#CREATE_SEGMENT}). */
+    SEGMENTS("/api/v1/segments", Operation.LIST_SEGMENTS),
+    SEGMENT_IDS("/api/v1/segments/{tag}/ids", Operation.NEXT_SEGMENT_IDS),
     /** Leaf's segment API: one ID as text. */
-    LEAF_SEGMENT("/api/segment/get/{tag}", true, false),
+    LEAF_SEGMENT("/api/segment/get/{tag}", Operation.NEXT_SEGMENT_IDS),
     /** Leaf's snowflake API: one snowflake ID as text; the key is ignored, as in Leaf. */
-    LEAF_SNOWFLAKE("/api/snowflake/get/{key}", true, false),
-    LEAN_ID("/v1/id", true, false),
-    LEAN_IDS("/v1/ids", true, false),
-    LEAN_DECODE("/v1/id/decode", false, true),
-    LIVE("/health/live", false, false),
-    READY("/health/ready", false, false),
-    METRICS("/metrics", false, false),
-    PAGE("/", false, false),
+    LEAF_SNOWFLAKE("/api/snowflake/get/{key}", Operation.NEXT_IDS),
+    LEAN_ID("/v1/id", Operation.NEXT_IDS),
+    LEAN_IDS("/v1/ids", Operation.NEXT_IDS),
+    LEAN_DECODE("/v1/id/decode", Operation.DECODE),
+    LIVE("/health/live", null),
+    READY("/health/ready", null),
+    METRICS("/metrics", null),
+    PAGE("/", null),
     /** The OpenAPI 3.1 document of this API. */
-    OPENAPI("/openapi.json", false, false),
+    OPENAPI("/openapi.json", null),
     /** Any other path: 404. */
-    UNMATCHED("unmatched", false, false),
+    UNMATCHED("unmatched", null),
     /** A request the HTTP decoder refused (URI or headers too large, malformed). */
-    INVALID("invalid", false, false);
+    INVALID("invalid", null);
 
     static final String ID_PARTS_PREFIX = "/api/v1/ids/";
     static final String CODE_PARTS_PREFIX = "/api/v1/codes/";
@@ -42,19 +46,11 @@ public enum Route {
     static final String LEAF_SNOWFLAKE_PREFIX = "/api/snowflake/get/";
 
     private final String label;
-    private final boolean mints;
-    private final boolean admin;
-    private final boolean posts;
+    private final Operation operation;
 
-    Route(String label, boolean mints, boolean admin) {
-        this(label, mints, admin, false);
-    }
-
-    Route(String label, boolean mints, boolean admin, boolean posts) {
+    Route(String label, Operation operation) {
         this.label = label;
-        this.mints = mints;
-        this.admin = admin;
-        this.posts = posts;
+        this.operation = operation;
     }
 
     /** Every route's label, in the order of {@link #ordinal()}, for the metrics. */
@@ -67,24 +63,33 @@ public enum Route {
         return label;
     }
 
-    /** Whether a call issues IDs: then only GET is allowed, since a HEAD would waste them. */
-    boolean mints() {
-        return mints;
+    /**
+     * The operation a {@code method} request on this route asks for, or null for the routes
+     * that serve none (health, metrics, status, pages, no match).
+     */
+    Operation operation(HttpMethod method) {
+        return this == SEGMENTS && method == HttpMethod.POST ? Operation.CREATE_SEGMENT
+                : operation;
     }
 
-    /** Whether it is an admin call (decoding), which needs the admin token when one is set. */
+    /** Whether a call issues IDs: then only GET is allowed, since a HEAD would waste them. */
+    boolean mints() {
+        return operation != null && operation.mints();
+    }
+
+    /** Whether it is an admin call ({@link Operation#admin()}). */
     boolean admin() {
-        return admin;
+        return operation != null && operation.admin();
     }
 
     /** Whether POST is allowed (it creates something). */
     public boolean posts() {
-        return posts;
+        return this == SEGMENTS;
     }
 
     /** The value of the {@code Allow} header. */
     public String allow() {
-        return mints ? "GET" : posts ? "GET, HEAD, POST" : "GET, HEAD";
+        return mints() ? "GET" : posts() ? "GET, HEAD, POST" : "GET, HEAD";
     }
 
     /** The route of a raw request path. */

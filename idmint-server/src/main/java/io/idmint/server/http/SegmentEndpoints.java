@@ -1,11 +1,9 @@
 package io.idmint.server.http;
 
 import io.idmint.server.api.ApiException;
-import io.idmint.server.api.Count;
+import io.idmint.server.api.Calls;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
-import io.idmint.server.api.SegmentService;
-import io.idmint.server.api.Tag;
 import io.idmint.server.json.Json;
 import io.idmint.server.json.JsonBytes;
 import io.idmint.server.json.StrictJson;
@@ -25,11 +23,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * The segment endpoints of the HTTP API (see docs/http-grpc.md and docs/segments.md): a tag's
- * IDs, Leaf's segment API, and the admin calls that list and create tags. Their work runs on
+ * IDs, Leaf's segment API, and the admin calls that list and create tags. Each reads its wire
+ * into its operation in {@link Calls} (parse and charge), which hands back the step that may
+ * wait. That step runs on
  * Vert.x's worker threads, never on an event loop: a call may wait for the store (up to
  * segment.fetch-timeout when both buffers of a tag are empty; create and list always ask it),
  * and an event loop that waited would hold up the snowflake API it also serves. The answer is
@@ -43,15 +43,13 @@ final class SegmentEndpoints {
     private static final Set<String> CREATE_FIELDS = Set.of("tag", "start", "step");
     private static final String CREATE_EXAMPLE = "{\"tag\":\"order\",\"start\":1,\"step\":1000}";
 
-    private final SegmentService segments;
-    private final RequestPipeline pipeline;
+    private final Calls calls;
     private final Duration bodyTimeout;
     private final JsonBytes out = new JsonBytes(16 * 1024);
 
     /** @param bodyTimeout how long a request body may take to arrive whole (idle-timeout) */
-    SegmentEndpoints(SegmentService segments, RequestPipeline pipeline, Duration bodyTimeout) {
-        this.segments = segments;
-        this.pipeline = pipeline;
+    SegmentEndpoints(Calls calls, Duration bodyTimeout) {
+        this.calls = calls;
         this.bodyTimeout = bodyTimeout;
     }
 
@@ -64,23 +62,22 @@ final class SegmentEndpoints {
         if (route == Route.SEGMENTS) {
             Query.none(req.query());
             return req.method() == HttpMethod.POST ? create(req)
-                    : blocking(segments::tags).map(tags -> Responses.json(res, 200,
+                    : blocking(calls.listSegments()).map(tags -> Responses.json(res, 200,
                             tagsJson(tags)));
         }
         String tag;
-        Count n;
+        String count;
         if (route == Route.SEGMENT_IDS) {
             tag = Query.decodePath(Route.segmentTag(req.path()));
-            n = RequestPipeline.count(Query.param(req.query(), "count"), segments.maxCount());
+            count = Query.param(req.query(), "count");
         } else {
             tag = Query.decodePath(req.path().substring(Route.LEAF_SEGMENT_PREFIX.length()));
             Query.none(req.query());
-            n = Count.ONE;
+            count = null;
         }
-        Tag checked = RequestPipeline.parse(() -> Tag.of(tag));
-        pipeline.charge(caller, n.value());
-        return blocking(() -> segments.next(checked, n)).map(ids -> route == Route.SEGMENT_IDS
-                ? Responses.json(res, idsJson(tag, ids)) : Responses.text(res, out, ids[0]));
+        return blocking(calls.segmentIds(caller, tag, count)).map(ids -> route
+                == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
+                : Responses.text(res, out, ids[0]));
     }
 
     /** {@code POST /api/v1/segments}: reads the body, creates the tag, answers 201. */
@@ -91,8 +88,8 @@ final class SegmentEndpoints {
             String tag = (String) o.get("tag");
             Long start = whole(o, "start");
             Long step = whole(o, "step");
-            RequestPipeline.check(() -> segments.checkCreate(tag, start, step));
-            return context.executeBlocking(() -> segments.create(tag, start, step), false);
+            Supplier<TagInfo> create = calls.createSegment(tag, start, step);
+            return context.executeBlocking(create::get, false);
         });
         return created.map(t -> Responses.json(req.response(), 201, tagJson(t).toString()));
     }
@@ -172,8 +169,8 @@ final class SegmentEndpoints {
                 + " must be a whole number, got " + (v instanceof String ? "'" + v + "'" : v));
     }
 
-    private static <T> Future<T> blocking(Callable<T> work) {
-        return Vertx.currentContext().executeBlocking(work, false);
+    private static <T> Future<T> blocking(Supplier<T> work) {
+        return Vertx.currentContext().executeBlocking(work::get, false);
     }
 
     /** {@code {"tag":"order","ids":["1001",…]}}. */
