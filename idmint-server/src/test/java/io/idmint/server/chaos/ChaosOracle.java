@@ -152,7 +152,7 @@ public final class ChaosOracle {
     }
 
     /** Runs every check on what was recorded; returns the violations (empty: all held). */
-    synchronized List<String> check() {
+    public synchronized List<String> check() {
         if (aheadViolations > 5) {
             violations.add("... " + (aheadViolations - 5) + " more IDs beyond the ahead bound");
         }

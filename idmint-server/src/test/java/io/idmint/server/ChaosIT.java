@@ -1,7 +1,8 @@
-package io.idmint.server.chaos;
+package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.chaos.Chaos;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
