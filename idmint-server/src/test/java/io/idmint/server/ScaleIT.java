@@ -3,6 +3,7 @@ package io.idmint.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idmint.server.chaos.Scale;
+import io.idmint.testkit.Alone;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
  * than 5 s to be ready, a duplicate or two holders in one millisecond of a worker, an empty pool
  * in the churn, or a fifth node that is not refused, or not served once a worker is free.
  * {@code scripts/scale} runs it with other settings ({@code -Dscale.nodes=32 …}), timeouts off.
+ *
+ * <p>{@link Alone}: the 5 s bound is a measurement. Beside the other classes a first node took
+ * 5.7 s (CI20) and every node 4.1–5.6 s next to the chaos run (CI19), 1.5–1.8 s otherwise.
  */
+@Alone
 public class ScaleIT {
 
     @TempDir
