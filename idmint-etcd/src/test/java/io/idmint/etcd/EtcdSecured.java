@@ -7,6 +7,7 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.auth.Permission;
 import io.idmint.testkit.EtcdCluster;
+import io.idmint.testkit.LocalProcesses;
 import io.idmint.testkit.TestPki;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,6 +96,10 @@ final class EtcdSecured implements AutoCloseable {
 
     @Override
     public void close() {
-        etcd.close();
+        try {
+            etcd.close();
+        } finally {
+            LocalProcesses.deleteTree(dir);
+        }
     }
 }

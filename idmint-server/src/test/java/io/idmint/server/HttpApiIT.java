@@ -472,8 +472,8 @@ class HttpApiIT {
                 + "  console.log('lost=' + lost);"
                 + "  for (const id of body.ids) console.log(id);"
                 + "}).catch(e => { console.error(e); process.exit(1); });";
-        ChildProcess.Result node = ChildProcess.run(new ProcessBuilder(NodeTools.node(), "-e", script,
-                http.base() + "/v1/ids?count=1000"), Duration.ofSeconds(30));
+        ChildProcess.Result node = ChildProcess.run(new ProcessBuilder(NodeTools.node(), "-e",
+                script, http.base() + "/v1/ids?count=1000"), Duration.ofSeconds(30));
         assertThat(node.exitCode()).as(node.output()).isZero();
         String out = node.stdout();
 

@@ -77,7 +77,11 @@ class ZkSecurityIT {
 
     @AfterAll
     static void stop() throws Exception {
-        tlsServer.close();
+        try {
+            tlsServer.close();
+        } finally {
+            LocalProcesses.deleteTree(dir);
+        }
     }
 
     @Test

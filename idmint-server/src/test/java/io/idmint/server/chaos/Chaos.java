@@ -27,8 +27,9 @@ public final class Chaos {
      * What a run does; {@link #fromSystemProperties} reads {@code chaos.*}. {@code faults}: the
      * fault kinds to do, empty for every kind the store supports.
      */
-    public record Settings(String store, double minutes, long seed, int nodes, long aheadBoundMillis,
-            long graceMillis, int count, long intervalMillis, List<Kind> faults) {
+    public record Settings(String store, double minutes, long seed, int nodes,
+            long aheadBoundMillis, long graceMillis, int count, long intervalMillis,
+            List<Kind> faults) {
 
         public static Settings fromSystemProperties(double defaultMinutes) {
             String seed = System.getProperty("chaos.seed", "");

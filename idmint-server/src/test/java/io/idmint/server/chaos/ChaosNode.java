@@ -46,8 +46,8 @@ public final class ChaosNode {
     private Thread load;
     private Thread poller;
 
-    public ChaosNode(String name, IdmintProcesses procs, ChaosOracle oracle, Path dir, List<String> args,
-            int count, long intervalMillis) throws IOException {
+    public ChaosNode(String name, IdmintProcesses procs, ChaosOracle oracle, Path dir,
+            List<String> args, int count, long intervalMillis) throws IOException {
         this.name = name;
         this.procs = procs;
         this.oracle = oracle;

@@ -36,12 +36,15 @@ public final class Cdp implements AutoCloseable {
 
     /** Starts Chromium on {@code profile} and attaches to its first page. */
     public Cdp(String chromiumPath, Path profile) throws Exception {
-        chromium = new ProcessBuilder(List.of(chromiumPath, "--headless", "--no-sandbox",
-                "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-                "--remote-debugging-port=0", "--user-data-dir=" + profile, "about:blank"))
-                .redirectErrorStream(true).redirectOutput(profile.resolve("chromium.log").toFile())
-                .start();
+        ProcessBuilder pb = new ProcessBuilder(List.of(chromiumPath, "--headless",
+                "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--hide-scrollbars", "--remote-debugging-port=0", "--user-data-dir=" + profile,
+                "about:blank"))
+                .redirectErrorStream(true).redirectOutput(profile.resolve("chromium.log").toFile());
+        // Its singleton socket directory goes in TMPDIR: in the profile, it goes with it.
+        pb.environment().put("TMPDIR", profile.toString());
+        chromium = pb.start();
         Path active = profile.resolve("DevToolsActivePort");
         long deadline = TestTime.deadline(Duration.ofSeconds(30));
         while (!Files.exists(active) || Files.readAllLines(active).size() < 2) {

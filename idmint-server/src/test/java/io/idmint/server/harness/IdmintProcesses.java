@@ -53,8 +53,8 @@ public final class IdmintProcesses implements AutoCloseable {
      * the work added beyond it (buffers, connections, threads), not how far the heap had grown
      * when the measure began.
      */
-    public static final List<String> AS_SHIPPED = List.of("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=100",
-            "-Xmx192m", "-Xms192m", "-XX:+AlwaysPreTouch");
+    public static final List<String> AS_SHIPPED = List.of("-XX:+UseG1GC",
+            "-XX:MaxHeapFreeRatio=100", "-Xmx192m", "-Xms192m", "-XX:+AlwaysPreTouch");
 
     private final Path jar;
     private final Path dir;
@@ -363,7 +363,8 @@ public final class IdmintProcesses implements AutoCloseable {
      * Starts one command with stdout on a pipe that nobody reads yet, so a process that prints
      * more than the pipe holds blocks in its write, still alive.
      */
-    public Process startPiped(String name, Map<String, String> env, String... args) throws IOException {
+    public Process startPiped(String name, Map<String, String> env, String... args)
+            throws IOException {
         Process p = builder(env, Arrays.asList(args))
                 .redirectError(dir.resolve(name + ".err").toFile()).start();
         started.add(p);

@@ -52,7 +52,7 @@ public final class NodeTools {
      * Runs {@code npm ci} in {@code dir} unless its node_modules was installed from the same
      * package-lock.json (compared by content, not by time). No install scripts: none of the
      * packages needs one to run, and none should run on a test machine. Test JVMs running at
-     * once take turns (a lock file in the temporary directory, named after {@code dir}).
+     * once take turns (a lock file beside {@code dir}, in the build's target directory).
      */
     public static synchronized void installIn(Path dir) throws IOException, InterruptedException {
         try (FileChannel ch = lockFile(dir); FileLock held = ch.lock()) {
@@ -61,10 +61,9 @@ public final class NodeTools {
     }
 
     private static FileChannel lockFile(Path dir) throws IOException {
-        String name = "idmint-npm-" + Integer.toHexString(dir.toAbsolutePath().normalize()
-                .toString().hashCode()) + ".lock";
-        return FileChannel.open(Path.of(System.getProperty("java.io.tmpdir"), name),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        Path lock = dir.toAbsolutePath().normalize().resolveSibling(dir.getFileName() + ".lock");
+        Files.createDirectories(lock.getParent());
+        return FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     }
 
     private static void installUnlocked(Path dir) throws IOException, InterruptedException {
@@ -79,7 +78,8 @@ public final class NodeTools {
     }
 
     /** Runs {@code node script args…} in the installed directory; its stdout, if it exits 0. */
-    public static String run(String script, String... args) throws IOException, InterruptedException {
+    public static String run(String script, String... args)
+            throws IOException, InterruptedException {
         Path dir = install();
         List<String> command = new ArrayList<>(List.of(node(), script));
         command.addAll(List.of(args));
