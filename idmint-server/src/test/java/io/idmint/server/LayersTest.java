@@ -12,6 +12,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import io.idmint.server.api.Count;
+import io.idmint.server.api.IdService;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
 import io.idmint.server.api.Tag;
@@ -110,6 +111,26 @@ class LayersTest {
                         Long.class, Long.class)
                 .because("a count or tag is checked once, by its operation in api.Calls");
         parsedInApi.check(SERVER);
+    }
+
+    @Test
+    void chargesAndMints_areTheApis() {
+        // Each operation charges and mints in api.Calls; a transport renders what it answers.
+        ArchRule mintedInApi = noClasses().that()
+                .resideInAnyPackage(ROOT + ".http..", ROOT + ".grpc..")
+                .should().callMethod(RequestPipeline.class, "charge", RequestPipeline.Caller.class,
+                        long.class)
+                .orShould().callMethod(RequestPipeline.class, "chargeOrWait",
+                        RequestPipeline.Caller.class, long.class)
+                .orShould().callMethod(IdService.class, "fill", long[].class, int.class)
+                .orShould().callMethod(IdService.class, "fill", long[].class, int.class,
+                        long.class)
+                .orShould().callMethod(IdService.class, "fillNow", long[].class, int.class,
+                        int.class)
+                .orShould().callMethod(SegmentService.class, "next", Tag.class)
+                .orShould().callMethod(SegmentService.class, "next", Tag.class, Count.class)
+                .because("each operation charges and mints once, in api.Calls");
+        mintedInApi.check(SERVER);
     }
 
     @Test

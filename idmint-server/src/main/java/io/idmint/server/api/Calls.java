@@ -2,27 +2,32 @@ package io.idmint.server.api;
 
 import io.idmint.IdCodec;
 import io.idmint.IdParts;
+import io.idmint.codes.CodeCodec;
 import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.spi.TagInfo;
+import io.idmint.spi.UnknownTagException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.LongConsumer;
-import java.util.function.Supplier;
 
 /**
- * The operations as both transports call them, once the transport has authorised the call
- * ({@link RequestPipeline#authorise}): the methods here run each operation's parse and charge
- * steps, in the one order both transports keep (whether it is served, what the transport read
- * off its wire, the transport's own bound on a reply, the charge), and return the count to
- * mint, the mint step itself, or (decode) the answer. The transport then mints (where it may
- * wait) and renders. What a caller asked for is made here into values nothing
- * below checks again ({@link Count}, {@link Tag}); the limits that come with an operation
- * (max-count, the most one StreamIds call may ask for, which formats must be configured) are
- * said here only.
+ * The operations, one method each (an overload per wire form of its input: text from an HTTP
+ * query or path, a number from a protobuf field), as both transports call them once the
+ * transport has authorised the call ({@link RequestPipeline#authorise}). Each runs its steps in
+ * the one order both transports keep: whether it is served, what the transport read off its
+ * wire, the transport's own bound on a reply, the charge, then the mint (or the store's work);
+ * the transport renders what it returns. An operation that may wait (for the clock's next tick,
+ * for the segment store) returns a completion, run where its transport allows waiting ({@link
+ * Waits}, or for HTTP's snowflake IDs its event loop's {@link LoopMint}); one that cannot
+ * returns its answer. What a caller asked for is made here into values nothing below checks
+ * again ({@link Count}, {@link Tag}); the limits that come with an operation (max-count, the
+ * most one StreamIds call may ask for, which formats must be configured) are said here only. A
+ * refusal is thrown, before anything is charged or minted; a failure of the mint or the store
+ * fails the completion.
  *
  * <p>What a transport keeps: reading its wire (HTTP's query and body, gRPC's fields), a bound
- * of its own on a reply's size (gRPC's, handed in as {@code fits}), and rendering. HTTP's
- * snowflake IDs are minted on the event loop ({@code http.LoopMint}), never through a step that
- * could wait; everything else here may run on any thread.
+ * of its own on a reply's size (gRPC's, handed in as {@code fits}), and rendering.
  */
 public final class Calls {
 
@@ -44,9 +49,9 @@ public final class Calls {
     }
 
     /**
-     * The first parse step of a call: whether {@code op} is served here (codes and flakes only
-     * when configured). Checked after the token and before the transport reads the call's
-     * parameters, then {@link #admit} or {@link #decodeCode}.
+     * The first step of a call whose transport reads parameters that can be refused (HTTP's
+     * query): whether {@code op} is served here (codes and flakes only when configured), checked
+     * after the token and before the parameters are read.
      *
      * @throws CodesAndFormats.NotConfiguredException when it is not
      */
@@ -59,97 +64,189 @@ public final class Calls {
     }
 
     /**
-     * Parse and charge a call that mints one item per count ({@link Operation#NEXT_IDS},
-     * {@code NEXT_CODES}, {@code NEXT_UUIDS}, {@code NEXT_OBJECT_IDS}, {@code NEXT_FLAKES}),
-     * once it is {@linkplain #served served}, its count as text (a query parameter): the count
-     * (absent is 1, at most max-count), then the charge.
+     * NextIds from an event loop: the count as text (absent is 1, at most max-count), the
+     * charge, the mint.
      *
-     * @param count the count, or null when absent
-     * @return how many to mint, charged
+     * @param count the query's count, or null when absent
+     * @param mint the loop's mint step
+     * @return the IDs: at once (the loop's reused batch) or a tick later
      * @throws ApiException when refused
      */
-    public int admit(RequestPipeline.Caller caller, String count) {
-        return charge(caller, RequestPipeline.count(count, ids.maxCount()));
+    public CompletionStage<IdBatch> nextIds(RequestPipeline.Caller caller, String count,
+            LoopMint mint) {
+        return mint.mint(charge(caller, RequestPipeline.count(count, ids.maxCount())));
     }
 
     /**
-     * As {@link #admit(RequestPipeline.Caller, String)}, the count as a number (a protobuf
-     * field).
+     * NextIds from a thread that may wait: the count as a number.
      *
      * @param present whether the count was given
      * @param fits the transport's own bound on a reply: told the parsed count before it is
      *     charged, it throws to refuse it
      */
-    public int admit(RequestPipeline.Caller caller, boolean present, long count,
-            LongConsumer fits) {
-        Count n = RequestPipeline.count(present, count, ids.maxCount());
-        fits.accept(n.value());
-        return charge(caller, n);
+    public CompletionStage<IdBatch> nextIds(RequestPipeline.Caller caller, boolean present,
+            long count, LongConsumer fits, Waits waits) {
+        int n = charge(caller, count(present, count, ids.maxCount(), fits));
+        return waits.run(() -> {
+            long[] out = new long[n];
+            ids.fill(out, n);
+            return IdBatch.of(out);
+        });
+    }
+
+    /** NextCodes from an event loop: as {@link #nextIds(RequestPipeline.Caller, String,
+     * LoopMint)}, each ID as its public code. */
+    public CompletionStage<String[]> nextCodes(RequestPipeline.Caller caller, String count,
+            LoopMint mint) {
+        CodeCodec codec = formats.requireCodes();
+        return nextIds(caller, count, mint).thenApply(b -> codes(codec, b));
+    }
+
+    /** NextCodes from a thread that may wait: the count as a number, as for NextIds. */
+    public CompletionStage<String[]> nextCodes(RequestPipeline.Caller caller, boolean present,
+            long count, LongConsumer fits, Waits waits) {
+        CodeCodec codec = formats.requireCodes();
+        return nextIds(caller, present, count, fits, waits).thenApply(b -> codes(codec, b));
+    }
+
+    private static String[] codes(CodeCodec codec, IdBatch b) {
+        String[] out = new String[b.count()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = codec.encode(b.ids()[i]);
+        }
+        return out;
+    }
+
+    /**
+     * NextUuids, NextObjectIds or NextFlakes ({@code op}): served, the count as text, the
+     * charge, then each minted in its text form (a UUID's, an ObjectId's and a flake's hex).
+     * These never wait.
+     */
+    public String[] nextStrings(Operation op, RequestPipeline.Caller caller, String count) {
+        served(op);
+        return strings(op, charge(caller, RequestPipeline.count(count, ids.maxCount())));
+    }
+
+    /** As {@link #nextStrings(Operation, RequestPipeline.Caller, String)}, the count a number. */
+    public String[] nextStrings(Operation op, RequestPipeline.Caller caller, boolean present,
+            long count, LongConsumer fits) {
+        served(op);
+        return strings(op, charge(caller, count(present, count, ids.maxCount(), fits)));
+    }
+
+    private String[] strings(Operation op, int n) {
+        String[] out = new String[n];
+        switch (op) {
+            case NEXT_UUIDS -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = formats.uuids().next().toString();
+                }
+            }
+            case NEXT_OBJECT_IDS -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = formats.objectIds().next().toHexString();
+                }
+            }
+            case NEXT_FLAKES -> {
+                var flakes = formats.requireFlakes();
+                for (int i = 0; i < n; i++) {
+                    out[i] = flakes.next().toHexString();
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " mints no strings");
+        }
+        return out;
     }
 
     /**
      * Parse StreamIds' count: absent is 1, at most {@value #MAX_STREAM_COUNT}. Not charged
-     * here: a stream charges each batch as it mints it, waiting rather than refused
-     * ({@link RequestPipeline#chargeOrWait}).
+     * here: a stream charges each batch as it mints it ({@link #streamBatch}).
      */
     public long streamCount(boolean present, long count) {
         return RequestPipeline.count(present, count, MAX_STREAM_COUNT).value();
     }
 
     /**
-     * Parse and charge NextSegmentIds (HTTP's {@code GET /api/v1/segments/{tag}/ids}): segments
-     * served, the tag, the count (absent is 1, at most max-count), then the charge.
+     * One StreamIds batch, which waits rather than being refused: charges {@code n} IDs (at
+     * most {@link RequestPipeline#mostPerCharge()}) if the caller's allowance holds them, and
+     * then mints them into {@code out[0..n)}, every one above {@code above} (the stream's last
+     * ID, or 0).
+     *
+     * @return 0 when minted, else the nanoseconds after which the allowance will hold them
+     *     (nothing was taken or minted: ask again then)
+     */
+    public long streamBatch(RequestPipeline.Caller caller, long[] out, int n, long above) {
+        long wait = pipeline.chargeOrWait(caller, n);
+        if (wait == 0) {
+            ids.fill(out, n, above);
+        }
+        return wait;
+    }
+
+    /**
+     * NextSegmentIds (HTTP's {@code GET /api/v1/segments/{tag}/ids}): segments served, the tag,
+     * the count as text (absent is 1, at most max-count), the charge, then the IDs from the
+     * tag's buffers, which may wait for the store (up to segment.fetch-timeout).
      *
      * @param tag the tag as the caller wrote it (decoded)
      * @param count the count as text, or null when absent
-     * @return the mint step: it may wait for the store (up to segment.fetch-timeout), so run it
-     *     where waiting is allowed
      */
-    public Supplier<long[]> segmentIds(RequestPipeline.Caller caller, String tag, String count) {
+    public CompletionStage<long[]> segmentIds(RequestPipeline.Caller caller, String tag,
+            String count, Waits waits) {
         SegmentService s = segments();
         Tag t = RequestPipeline.parse(() -> Tag.of(tag));
-        return segmentIds(s, caller, t, RequestPipeline.count(count, s.maxCount()));
+        return segmentIds(s, caller, t, RequestPipeline.count(count, s.maxCount()), waits);
     }
 
     /**
-     * As {@link #segmentIds(RequestPipeline.Caller, String, String)}, the count as a number.
+     * As {@link #segmentIds(RequestPipeline.Caller, String, String, Waits)}, the count as a
+     * number.
      *
-     * @param fits the transport's own bound on a reply, as for {@link #admit}
+     * @param fits the transport's own bound on a reply, as for {@link #nextIds}
      */
-    public Supplier<long[]> segmentIds(RequestPipeline.Caller caller, String tag,
-            boolean present, long count, LongConsumer fits) {
+    public CompletionStage<long[]> segmentIds(RequestPipeline.Caller caller, String tag,
+            boolean present, long count, LongConsumer fits, Waits waits) {
         SegmentService s = segments();
         Tag t = RequestPipeline.parse(() -> Tag.of(tag));
-        Count n = RequestPipeline.count(present, count, s.maxCount());
-        fits.accept(n.value());
-        return segmentIds(s, caller, t, n);
+        return segmentIds(s, caller, t, count(present, count, s.maxCount(), fits), waits);
     }
 
-    private Supplier<long[]> segmentIds(SegmentService s, RequestPipeline.Caller caller, Tag tag,
-            Count n) {
+    /**
+     * Leaf's segment call ({@code leaf.compat=strict}): one ID of the tag Leaf's path names.
+     * A key no tag can be is a key no table row has: the completion fails with
+     * {@link UnknownTagException}, as for a tag the store lacks, and nothing is charged.
+     */
+    public CompletionStage<long[]> leafSegmentId(RequestPipeline.Caller caller, String key,
+            Waits waits) {
+        SegmentService s = segments();
+        Tag t = Tag.orNull(key);
+        if (t == null) {
+            return CompletableFuture.failedFuture(new UnknownTagException(key, "no segment tag '"
+                    + key + "'"));
+        }
+        return segmentIds(s, caller, t, Count.ONE, waits);
+    }
+
+    private CompletionStage<long[]> segmentIds(SegmentService s, RequestPipeline.Caller caller,
+            Tag tag, Count n, Waits waits) {
         charge(caller, n);
-        return () -> s.next(tag, n);
+        return waits.run(() -> s.next(tag, n));
     }
 
     /**
-     * Parse CreateSegment: segments served, then the tag, start and step (a null start or step
-     * is the default).
-     *
-     * @return the create step: it asks the store, so run it where waiting is allowed
+     * CreateSegment: segments served, then the tag, start and step (a null start or step is
+     * the default), then the store's create.
      */
-    public Supplier<TagInfo> createSegment(String tag, Long start, Long step) {
+    public CompletionStage<TagInfo> createSegment(String tag, Long start, Long step,
+            Waits waits) {
         SegmentService s = segments();
         RequestPipeline.check(() -> s.checkCreate(tag, start, step));
-        return () -> s.createChecked(tag, start, step);
+        return waits.run(() -> s.createChecked(tag, start, step));
     }
 
-    /**
-     * ListSegments: segments served.
-     *
-     * @return the list step: it asks the store, so run it where waiting is allowed
-     */
-    public Supplier<List<TagInfo>> listSegments() {
-        return segments()::tags;
+    /** ListSegments: segments served, then the store's list. */
+    public CompletionStage<List<TagInfo>> listSegments(Waits waits) {
+        return waits.run(segments()::tags);
     }
 
     /**
@@ -205,6 +302,13 @@ public final class Calls {
         } catch (IllegalArgumentException e) {
             throw new ApiException(Problem.MALFORMED_CODE, e.getMessage());
         }
+    }
+
+    /** A count as a number, then the transport's bound on a reply. */
+    private static Count count(boolean present, long count, long max, LongConsumer fits) {
+        Count n = RequestPipeline.count(present, count, max);
+        fits.accept(n.value());
+        return n;
     }
 
     private int charge(RequestPipeline.Caller caller, Count n) {

@@ -6,9 +6,9 @@ import io.idmint.server.ops.AccessLog;
  * The steps every request takes, whatever its transport: authorise → parse → charge → mint →
  * render. The transport authorises the call here for its {@link Operation} (the admin token on an
  * admin call, else the API token) before it reads the parameters; {@link Calls} then runs each
- * operation's parse and charge steps through the ones below, in one order for both transports,
- * and the transport mints and renders what that hands back, and maps an {@link ApiException} to
- * its status codes. The rules live here, once:
+ * operation's parse, charge and mint steps, the first two through the ones below, in one order
+ * for both transports; the transport renders what that answers, and maps an
+ * {@link ApiException} to its status codes. The rules live here, once:
  *
  * <ul>
  *   <li>parse: an absent count is 1; a count is a whole number from 1 to the call's limit; an

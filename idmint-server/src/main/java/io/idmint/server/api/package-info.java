@@ -1,7 +1,9 @@
 /**
  * The operations of the API, whatever the transport: which there are and their rules ({@link
  * io.idmint.server.api.Operation}: whether each mints, whether it is an admin call), each one's
- * parse and charge steps ({@link io.idmint.server.api.Calls}), minting through {@link
+ * steps, one method per operation ({@link io.idmint.server.api.Calls}: parse, charge, mint,
+ * and for an operation that may wait a completion run where its transport allows, {@link
+ * io.idmint.server.api.Waits}, {@link io.idmint.server.api.LoopMint}), minting through {@link
  * io.idmint.server.api.IdService} and {@link io.idmint.server.api.SegmentService}, the steps
  * every request takes ({@link io.idmint.server.api.RequestPipeline}: authorise, charge), the
  * caller rules ({@link io.idmint.server.api.Access}), the refusals ({@link

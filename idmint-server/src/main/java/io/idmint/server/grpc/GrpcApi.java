@@ -38,21 +38,25 @@ import io.idmint.server.api.Operation;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
+import io.idmint.server.api.Waits;
 import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.ops.Metrics;
 import io.idmint.spi.TagInfo;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
  * The gRPC adapter ({@code idmint.v1.IdService}, see docs/http-grpc.md) over the
- * {@link Calls}: each handler reads its request into its operation's parse and charge steps,
- * mints, and writes the reply; the token its {@link Operation} needs is checked before the call
- * runs ({@link GrpcCallers}), and what the pipeline refuses becomes a status
- * ({@link GrpcStatus}).
+ * {@link Calls}: each handler reads its request into its operation, which parses, charges and
+ * mints (in place: a gRPC call's thread may wait, {@link Waits#IN_PLACE}), and writes the reply
+ * from what it answers; the token its {@link Operation} needs is checked before the call runs
+ * ({@link GrpcCallers}), and what the pipeline refuses becomes a status ({@link GrpcStatus}).
  *
  * <p>An absent count is 1, as in HTTP; an absent ID or code is INVALID_ARGUMENT "missing …".
  * A unary reply is capped by its encoded size at {@value #MAX_REPLY_BYTES} bytes, the most a
@@ -98,8 +102,6 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     private static final LongConsumer NEXT_SEGMENT_IDS_FIT = fits(ID_BYTES, "NextSegmentIds",
             "and call again for more");
 
-    private final IdService service;
-    private final CodesAndFormats formats;
     private final Calls ops;
     private final RequestPipeline pipeline;
     private final int batch;
@@ -108,10 +110,8 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     private GrpcApi(IdService service, CodesAndFormats formats, SegmentService segments,
             RequestPipeline pipeline, GrpcIdStream.Pauses pauses, Executor calls) {
-        this.service = service;
         this.pauses = pauses;
         this.calls = calls;
-        this.formats = formats;
         this.ops = new Calls(pipeline, service, formats, segments);
         this.pipeline = pipeline;
         this.batch = (int) Math.min(Math.min(STREAM_BATCH, service.maxCount()),
@@ -167,12 +167,9 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     /** NextIds. */
     private void mintIds(NextIdsRequest request, StreamObserver<GrpcIdBatch> out) {
-        unary(out, () -> {
-            long[] ids = new long[admit(Operation.NEXT_IDS, request.hasCount(),
-                    request.getCount(), NEXT_IDS_FIT)];
-            service.fill(ids, ids.length);
-            return new GrpcIdBatch(ids, ids.length);
-        });
+        awaited(out, () -> ops.nextIds(GrpcCallers.current(), request.hasCount(),
+                request.getCount(), NEXT_IDS_FIT, Waits.IN_PLACE)
+                .thenApply(b -> new GrpcIdBatch(b.ids(), b.count())));
     }
 
     /** StreamIds. */
@@ -186,7 +183,7 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             out.onError(GrpcStatus.of(e, pipeline.errors(), "StreamIds"));
             return;
         }
-        GrpcIdStream.start((ServerCallStreamObserver<GrpcIdBatch>) out, service, pipeline,
+        GrpcIdStream.start((ServerCallStreamObserver<GrpcIdBatch>) out, ops, pipeline,
                 GrpcCallers.current(), batch, count, pauses, calls);
     }
 
@@ -200,17 +197,10 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     @Override
     public void nextCodes(NextCodesRequest request, StreamObserver<NextCodesResponse> out) {
-        unary(out, () -> {
-            long[] ids = new long[admit(Operation.NEXT_CODES, request.hasCount(),
-                    request.getCount(), NEXT_CODES_FIT)];
-            var codec = formats.requireCodes();
-            service.fill(ids, ids.length);
-            NextCodesResponse.Builder b = NextCodesResponse.newBuilder();
-            for (long id : ids) {
-                b.addCodes(codec.encode(id));
-            }
-            return b.build();
-        });
+        awaited(out, () -> ops.nextCodes(GrpcCallers.current(), request.hasCount(),
+                request.getCount(), NEXT_CODES_FIT, Waits.IN_PLACE)
+                .thenApply(codes -> NextCodesResponse.newBuilder()
+                        .addAllCodes(Arrays.asList(codes)).build()));
     }
 
     @Override
@@ -225,70 +215,50 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     @Override
     public void nextUuids(NextUuidsRequest request, StreamObserver<NextUuidsResponse> out) {
-        unary(out, () -> {
-            NextUuidsResponse.Builder b = NextUuidsResponse.newBuilder();
-            for (int i = admit(Operation.NEXT_UUIDS, request.hasCount(), request.getCount(),
-                    NEXT_UUIDS_FIT); i > 0; i--) {
-                b.addUuids(formats.uuids().next().toString());
-            }
-            return b.build();
-        });
+        unary(out, () -> NextUuidsResponse.newBuilder().addAllUuids(Arrays.asList(
+                strings(Operation.NEXT_UUIDS, request.hasCount(), request.getCount(),
+                        NEXT_UUIDS_FIT))).build());
     }
 
     @Override
     public void nextObjectIds(NextObjectIdsRequest request,
             StreamObserver<NextObjectIdsResponse> out) {
-        unary(out, () -> {
-            NextObjectIdsResponse.Builder b = NextObjectIdsResponse.newBuilder();
-            for (int i = admit(Operation.NEXT_OBJECT_IDS, request.hasCount(),
-                    request.getCount(), NEXT_OBJECT_IDS_FIT); i > 0; i--) {
-                b.addObjectIds(formats.objectIds().next().toHexString());
-            }
-            return b.build();
-        });
+        unary(out, () -> NextObjectIdsResponse.newBuilder().addAllObjectIds(Arrays.asList(
+                strings(Operation.NEXT_OBJECT_IDS, request.hasCount(), request.getCount(),
+                        NEXT_OBJECT_IDS_FIT))).build());
     }
 
     @Override
     public void nextFlakes(NextFlakesRequest request, StreamObserver<NextFlakesResponse> out) {
-        unary(out, () -> {
-            int n = admit(Operation.NEXT_FLAKES, request.hasCount(), request.getCount(),
-                    NEXT_FLAKES_FIT);
-            var flakes = formats.requireFlakes();
-            NextFlakesResponse.Builder b = NextFlakesResponse.newBuilder();
-            for (int i = n; i > 0; i--) {
-                b.addFlakes(flakes.next().toHexString());
-            }
-            return b.build();
-        });
+        unary(out, () -> NextFlakesResponse.newBuilder().addAllFlakes(Arrays.asList(
+                strings(Operation.NEXT_FLAKES, request.hasCount(), request.getCount(),
+                        NEXT_FLAKES_FIT))).build());
     }
 
     /** NextSegmentIds. */
     private void mintSegmentIds(NextSegmentIdsRequest request,
             StreamObserver<GrpcIdBatch> out) {
-        unary(out, () -> {
-            long[] ids = ops.segmentIds(GrpcCallers.current(), request.getTag(),
-                    request.hasCount(), request.getCount(), NEXT_SEGMENT_IDS_FIT).get();
-            return new GrpcIdBatch(ids, ids.length);
-        });
+        awaited(out, () -> ops.segmentIds(GrpcCallers.current(), request.getTag(),
+                request.hasCount(), request.getCount(), NEXT_SEGMENT_IDS_FIT, Waits.IN_PLACE)
+                .thenApply(ids -> new GrpcIdBatch(ids, ids.length)));
     }
 
     @Override
     public void createSegment(CreateSegmentRequest request, StreamObserver<SegmentTag> out) {
-        unary(out, () -> {
-            Long start = request.hasStart() ? request.getStart() : null;
-            Long step = request.hasStep() ? request.getStep() : null;
-            return tag(ops.createSegment(request.getTag(), start, step).get());
-        });
+        Long start = request.hasStart() ? request.getStart() : null;
+        Long step = request.hasStep() ? request.getStep() : null;
+        awaited(out, () -> ops.createSegment(request.getTag(), start, step, Waits.IN_PLACE)
+                .thenApply(GrpcApi::tag));
     }
 
     @Override
     public void listSegments(ListSegmentsRequest request,
             StreamObserver<ListSegmentsResponse> out) {
-        unary(out, () -> {
+        awaited(out, () -> ops.listSegments(Waits.IN_PLACE).thenApply(tags -> {
             ListSegmentsResponse.Builder b = ListSegmentsResponse.newBuilder();
-            ops.listSegments().get().forEach(t -> b.addSegments(tag(t)));
+            tags.forEach(t -> b.addSegments(tag(t)));
             return b.build();
-        });
+        }));
     }
 
     private static SegmentTag tag(TagInfo t) {
@@ -298,15 +268,31 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
 
     /** Answers a unary call with what {@code call} returns, or with its failure as a status. */
     private <T> void unary(StreamObserver<T> out, Supplier<T> call) {
-        T response;
+        awaited(out, () -> CompletableFuture.completedFuture(call.get()));
+    }
+
+    /**
+     * Answers a unary call with what the completion {@code call} returns holds, or with what
+     * it throws or fails with as a status.
+     */
+    private <T> void awaited(StreamObserver<T> out, Supplier<CompletionStage<T>> call) {
+        CompletionStage<T> response;
         try {
             response = call.get();
         } catch (RuntimeException e) {
-            out.onError(GrpcStatus.of(e, pipeline.errors(), "a unary call"));
-            return;
+            response = CompletableFuture.failedFuture(e);
         }
-        out.onNext(response);
-        out.onCompleted();
+        response.whenComplete((reply, failure) -> {
+            if (failure == null) {
+                out.onNext(reply);
+                out.onCompleted();
+            } else if (Waits.cause(failure) instanceof RuntimeException e) {
+                out.onError(GrpcStatus.of(e, pipeline.errors(), "a unary call"));
+            } else {
+                out.onError(GrpcStatus.of(new IllegalStateException(failure),
+                        pipeline.errors(), "a unary call"));
+            }
+        });
     }
 
     private static DecodeResponse.Builder parts(IdParts p) {
@@ -319,10 +305,9 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
                 .setShardId(p.shardId());
     }
 
-    /** The parse and charge steps of {@code op} ({@link Calls#admit}) for this call's caller. */
-    private int admit(Operation op, boolean present, int count, LongConsumer fits) {
-        ops.served(op);
-        return ops.admit(GrpcCallers.current(), present, count, fits);
+    /** UUIDs, ObjectIds or flakes ({@link Calls#nextStrings}) for this call's caller. */
+    private String[] strings(Operation op, boolean present, int count, LongConsumer fits) {
+        return ops.nextStrings(op, GrpcCallers.current(), present, count, fits);
     }
 
     /**

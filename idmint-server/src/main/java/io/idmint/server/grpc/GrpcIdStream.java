@@ -2,7 +2,7 @@ package io.idmint.server.grpc;
 
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
-import io.idmint.server.api.IdService;
+import io.idmint.server.api.Calls;
 import io.idmint.server.api.RequestPipeline;
 import java.util.List;
 import java.util.Set;
@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
 public final class GrpcIdStream implements Runnable {
 
     private final ServerCallStreamObserver<GrpcIdBatch> call;
-    private final IdService service;
+    /** The operation: each batch is its {@link Calls#streamBatch}. */
+    private final Calls ops;
     private final RequestPipeline pipeline;
     private final RequestPipeline.Caller caller;
     /** Every batch, refilled: gRPC has written a batch once {@code onNext} returns. */
@@ -48,10 +49,10 @@ public final class GrpcIdStream implements Runnable {
     private volatile boolean over;
 
     /** Starts sending {@code count} IDs in batches of up to {@code batch}. */
-    static void start(ServerCallStreamObserver<GrpcIdBatch> call, IdService service,
+    static void start(ServerCallStreamObserver<GrpcIdBatch> call, Calls ops,
             RequestPipeline pipeline, RequestPipeline.Caller caller, int batch, long count,
             Pauses pauses, Executor calls) {
-        GrpcIdStream stream = new GrpcIdStream(call, service, pipeline, caller, batch, count,
+        GrpcIdStream stream = new GrpcIdStream(call, ops, pipeline, caller, batch, count,
                 pauses, calls);
         // Setting a cancel handler also makes onNext after a cancel a no-op instead of a throw.
         call.setOnCancelHandler(stream::cancel);
@@ -60,11 +61,11 @@ public final class GrpcIdStream implements Runnable {
         call.setOnReadyHandler(stream);
     }
 
-    private GrpcIdStream(ServerCallStreamObserver<GrpcIdBatch> call, IdService service,
+    private GrpcIdStream(ServerCallStreamObserver<GrpcIdBatch> call, Calls ops,
             RequestPipeline pipeline, RequestPipeline.Caller caller, int batch, long count,
             Pauses pauses, Executor calls) {
         this.call = call;
-        this.service = service;
+        this.ops = ops;
         this.pipeline = pipeline;
         this.caller = caller;
         this.ids = new long[(int) Math.min(batch, count)];
@@ -96,7 +97,7 @@ public final class GrpcIdStream implements Runnable {
             // isCancelled() sees a client cancel at once, before the cancel handler runs.
             while (!over && remaining > 0 && call.isReady() && !call.isCancelled()) {
                 int n = (int) Math.min(ids.length, remaining);
-                long wait = pipeline.chargeOrWait(caller, n);
+                long wait = ops.streamBatch(caller, ids, n, last);
                 if (wait > 0) {
                     paused = pauses.pause(this, wait);
                     if (!paused) {
@@ -104,7 +105,6 @@ public final class GrpcIdStream implements Runnable {
                     }
                     return;
                 }
-                service.fill(ids, n, last);
                 last = ids[n - 1];
                 call.onNext(new GrpcIdBatch(ids, n));
                 remaining -= n;

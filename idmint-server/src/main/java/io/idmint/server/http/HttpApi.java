@@ -9,6 +9,7 @@ import io.idmint.server.api.ApiException;
 import io.idmint.server.api.Calls;
 import io.idmint.server.api.IdService;
 import io.idmint.server.api.InternalErrors;
+import io.idmint.server.api.LoopMint;
 import io.idmint.server.api.NodeInfo;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
@@ -42,8 +43,8 @@ import java.util.Map;
  * on the path ({@link Route}); the JSON is written as bytes ({@link JsonBytes}). IDs and formats
  * are in {@link IdEndpoints}, segments in {@link SegmentEndpoints}, operations endpoints and the
  * status page in {@link OpsEndpoints}. A route names its operation ({@link Route#operation}),
- * whose rules decide the method allowed and the token needed; the operation's parse and charge
- * steps are {@link Calls}'s.
+ * whose rules decide the method allowed and the token needed; the operation itself (parse,
+ * charge, mint) is a {@link Calls} method, and the endpoints render what it answers.
  *
  * <p>Order of checks, so that a rejected request issues nothing: body size, path, method,
  * token, parameters, rate limit, then the generator. What the pipeline refuses arrives here as
@@ -100,10 +101,11 @@ public final class HttpApi extends VerticleBase {
         this.metrics = metrics;
         this.time = time;
         Calls calls = new Calls(pipeline, service, formats, segments);
-        this.ids = new IdEndpoints(service, formats, calls, time);
+        LoopMint mint = new LoopMint(service, time, WorkerWaits.INSTANCE);
+        this.ids = new IdEndpoints(service, calls, time, mint);
         this.ops = new OpsEndpoints(service, segments, metrics, time, node, pipeline);
         this.segments = new SegmentEndpoints(calls, connections.idleTimeout());
-        this.leaf = leafStrict ? new LeafCompat(service, segments, pipeline, time) : null;
+        this.leaf = leafStrict ? new LeafCompat(calls, time, mint) : null;
         this.host = host;
         this.port = port;
         this.grace = grace;

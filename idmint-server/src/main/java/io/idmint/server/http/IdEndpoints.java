@@ -6,7 +6,9 @@ import io.idmint.IdParts;
 import io.idmint.TimeSource;
 import io.idmint.server.api.ApiException;
 import io.idmint.server.api.Calls;
+import io.idmint.server.api.IdBatch;
 import io.idmint.server.api.IdService;
+import io.idmint.server.api.LoopMint;
 import io.idmint.server.api.Operation;
 import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.json.ApiJson;
@@ -17,16 +19,17 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The ID endpoints of the HTTP API (see docs/http-grpc.md): snowflake IDs, their parts, codes,
- * UUIDs, ObjectIds and flakes. Each handler reads the query into its operation's parse and
- * charge steps ({@link Calls#admit}), mints and renders; the token was checked by
- * {@link HttpApi}, and failures are thrown as {@link ApiException} (or what
- * {@link ApiException#of} maps) for it to answer. A batch the clock cannot fill at once is
- * finished a tick later ({@link LoopMint}): the event loop never waits. One instance per
- * {@link HttpApi}, on its event loop: its scratch arrays are reused, so the hot path allocates
- * only the response.
+ * UUIDs, ObjectIds and flakes. Each handler reads the query into its operation ({@link Calls})
+ * and renders what that answers; the token was checked by {@link HttpApi}, and failures are
+ * thrown as {@link ApiException} (or what {@link ApiException#of} maps) for it to answer, or
+ * fail the completion. Snowflake IDs are minted by the event loop's {@link LoopMint}: a batch
+ * the clock cannot fill at once is finished a tick later, and the loop never waits. One
+ * instance per {@link HttpApi}, on its event loop: its scratch arrays are reused, so the hot
+ * path allocates only the response.
  */
 final class IdEndpoints {
 
@@ -41,18 +44,17 @@ final class IdEndpoints {
     private static final byte[] COMMA_QUOTE = JsonBytes.ascii(",\"");
 
     private final IdService service;
-    private final CodesAndFormats formats;
     private final Calls calls;
     private final TimeSource time;
     private final LoopMint mint;
     private final JsonBytes out = new JsonBytes(64 * 1024);
 
-    IdEndpoints(IdService service, CodesAndFormats formats, Calls calls, TimeSource time) {
+    /** @param mint the event loop's mint step, shared with Leaf's snowflake path */
+    IdEndpoints(IdService service, Calls calls, TimeSource time, LoopMint mint) {
         this.service = service;
-        this.formats = formats;
         this.calls = calls;
         this.time = time;
-        this.mint = new LoopMint(service, time);
+        this.mint = mint;
     }
 
     /**
@@ -65,10 +67,11 @@ final class IdEndpoints {
                 // GET /v1/id as JSON, or GET /api/snowflake/get/{key}, Leaf's API, as text
                 // (the key is ignored).
                 Query.none(req.query());
-                return mint(req, route, calls.admit(caller, null));
+                return ids(req, route, calls.nextIds(caller, null, mint));
             }
             case LEAN_IDS, IDS -> {
-                return mint(req, route, count(req, Operation.NEXT_IDS, caller));
+                return ids(req, route, calls.nextIds(caller, Query.param(req.query(), "count"),
+                        mint));
             }
             case ID_PARTS, LEAN_DECODE -> {
                 return Responses.sent(decode(req, route));
@@ -77,21 +80,34 @@ final class IdEndpoints {
                 return Responses.sent(decodeCode(req));
             }
             case CODES -> {
-                return mint(req, route, count(req, Operation.NEXT_CODES, caller));
+                calls.served(Operation.NEXT_CODES);
+                return Responses.awaited(calls.nextCodes(caller,
+                        Query.param(req.query(), "count"), mint))
+                        .map(codes -> strings(req.response(), CODES_OPEN, codes));
             }
             default -> {
-                return Responses.sent(strings(req, route, caller));
+                Operation op = route.operation(HttpMethod.GET);
+                calls.served(op);
+                String[] minted = calls.nextStrings(op, caller, Query.param(req.query(),
+                        "count"));
+                return Responses.sent(strings(req.response(), switch (route) {
+                    case UUIDS -> UUIDS_OPEN;
+                    case OBJECTIDS -> OBJECTIDS_OPEN;
+                    default -> FLAKES_OPEN;
+                }, minted));
             }
         }
     }
 
-    /** Mints {@code n} snowflake IDs and answers with them, now or a tick later. */
-    private Future<Integer> mint(HttpServerRequest req, Route route, int n) {
-        int taken = mint.now(n);
-        if (taken == n) {
-            return Responses.sent(answer(req.response(), route, mint.ids(), n));
+    /** Answers with the snowflake IDs minted, now or a tick later. */
+    private Future<Integer> ids(HttpServerRequest req, Route route,
+            CompletionStage<IdBatch> minted) {
+        IdBatch now = Responses.now(minted);
+        if (now != null) {
+            return Responses.sent(answer(req.response(), route, now.ids(), now.count()));
         }
-        return mint.later(taken, n).map(ids -> answer(req.response(), route, ids, n));
+        return Responses.awaited(minted).map(b -> answer(req.response(), route, b.ids(),
+                b.count()));
     }
 
     /** Renders the snowflake IDs of a route. */
@@ -107,17 +123,6 @@ final class IdEndpoints {
                 return json(res, ApiJson.ids(out.reset(), service.layout(), ids, n,
                         time.currentTimeMillis()));
             }
-            case CODES -> {
-                var codec = formats.requireCodes();
-                out.reset().reserve(n * 40 + 16).raw(CODES_OPEN);
-                for (int i = 0; i < n; i++) {
-                    if (i > 0) {
-                        out.raw(',');
-                    }
-                    out.string(codec.encode(ids[i]));
-                }
-                return json(res, out.raw(LEAN_IDS_CLOSE));
-            }
             default -> {
                 out.reset().reserve(n * 22 + 10).raw(LEAN_IDS_OPEN);
                 for (int i = 0; i < n; i++) {
@@ -131,10 +136,13 @@ final class IdEndpoints {
         }
     }
 
-    /** The parse and charge steps of {@code op}, with the query's {@code count}. */
-    private int count(HttpServerRequest req, Operation op, RequestPipeline.Caller caller) {
-        calls.served(op);
-        return calls.admit(caller, Query.param(req.query(), "count"));
+    /** {@code {"<name>":["…",…]}}: codes, UUIDs, ObjectIds or flakes. */
+    private int strings(HttpServerResponse res, byte[] open, String[] minted) {
+        out.reset().reserve(minted.length * 40 + 16).raw(open);
+        for (int i = 0; i < minted.length; i++) {
+            out.raw(i > 0 ? COMMA_QUOTE : QUOTE).raw(JsonBytes.ascii(minted[i])).raw('"');
+        }
+        return json(res, out.raw(LEAN_IDS_CLOSE));
     }
 
     private int decode(HttpServerRequest req, Route route) {
@@ -155,42 +163,6 @@ final class IdEndpoints {
         out.reset();
         return json(req.response(), inPath ? ApiJson.parts(out, service.layout(), p)
                 : ApiJson.lean(out, service.layout(), p));
-    }
-
-    /**
-     * {@code /api/v1/uuids}, {@code /objectids}, {@code /flakes}: {@code {"<name>":["…",…]}}.
-     * Checks as for IDs; flakes not configured answer 503 (after the token, before the
-     * parameters).
-     */
-    private int strings(HttpServerRequest req, Route route, RequestPipeline.Caller caller) {
-        int n = count(req, route.operation(HttpMethod.GET), caller);
-        out.reset().reserve(n * 40 + 16);
-        switch (route) {
-            case UUIDS -> {
-                out.raw(UUIDS_OPEN);
-                for (int i = 0; i < n; i++) {
-                    out.raw(i > 0 ? COMMA_QUOTE : QUOTE)
-                            .raw(JsonBytes.ascii(formats.uuids().next().toString())).raw('"');
-                }
-            }
-            case OBJECTIDS -> {
-                out.raw(OBJECTIDS_OPEN);
-                for (int i = 0; i < n; i++) {
-                    out.raw(i > 0 ? COMMA_QUOTE : QUOTE)
-                            .raw(JsonBytes.ascii(formats.objectIds().next().toHexString()))
-                            .raw('"');
-                }
-            }
-            default -> {
-                var flakes = formats.requireFlakes();
-                out.raw(FLAKES_OPEN);
-                for (int i = 0; i < n; i++) {
-                    out.raw(i > 0 ? COMMA_QUOTE : QUOTE)
-                            .raw(JsonBytes.ascii(flakes.next().toHexString())).raw('"');
-                }
-            }
-        }
-        return json(req.response(), out.raw(LEAN_IDS_CLOSE));
     }
 
     /**

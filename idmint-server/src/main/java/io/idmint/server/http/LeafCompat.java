@@ -2,15 +2,13 @@ package io.idmint.server.http;
 
 import io.idmint.IdUnavailableException;
 import io.idmint.TimeSource;
-import io.idmint.server.api.Count;
-import io.idmint.server.api.IdService;
+import io.idmint.server.api.Calls;
+import io.idmint.server.api.IdBatch;
+import io.idmint.server.api.LoopMint;
 import io.idmint.server.api.RequestPipeline;
-import io.idmint.server.api.SegmentService;
-import io.idmint.server.api.Tag;
 import io.idmint.server.json.Json;
 import io.idmint.spi.UnknownTagException;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -22,6 +20,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Leaf's two endpoints as Leaf's server answers them, with {@code leaf.compat=strict}
@@ -54,17 +53,15 @@ final class LeafCompat {
     private static final DateTimeFormatter CREATED = DateTimeFormatter.ofPattern(
             "EEE MMM dd HH:mm:ss zzz yyyy", Locale.US).withZone(ZoneId.systemDefault());
 
-    private final SegmentService segments;
-    private final RequestPipeline pipeline;
+    private final Calls calls;
     private final TimeSource time;
     private final LoopMint mint;
 
-    LeafCompat(IdService service, SegmentService segments, RequestPipeline pipeline,
-            TimeSource time) {
-        this.segments = segments;
-        this.pipeline = pipeline;
+    /** @param mint the event loop's mint step, shared with idmint's own snowflake paths */
+    LeafCompat(Calls calls, TimeSource time, LoopMint mint) {
+        this.calls = calls;
         this.time = time;
-        this.mint = new LoopMint(service, time);
+        this.mint = mint;
     }
 
     /**
@@ -110,25 +107,21 @@ final class LeafCompat {
                     "Key is none"));
         }
         if (path.kind() == LeafPath.Kind.SNOWFLAKE) {
-            pipeline.charge(caller, 1);
+            CompletionStage<IdBatch> minted;
             try {
-                if (mint.now(1) == 1) {
-                    return Responses.sent(text(req, mint.ids()[0], type, path));
-                }
+                minted = calls.nextIds(caller, null, mint);
             } catch (IdUnavailableException e) {
                 return Responses.sent(refused(req, e));
             }
-            return mint.later(0, 1).map(ids -> text(req, ids[0], type, path)).recover(e ->
-                    e instanceof IdUnavailableException u ? Future.succeededFuture(refused(req, u))
-                            : Future.failedFuture(e));
+            IdBatch now = Responses.now(minted);
+            if (now != null) {
+                return Responses.sent(text(req, now.ids()[0], type, path));
+            }
+            return Responses.awaited(minted).map(b -> text(req, b.ids()[0], type, path))
+                    .recover(e -> e instanceof IdUnavailableException u
+                            ? Future.succeededFuture(refused(req, u)) : Future.failedFuture(e));
         }
-        Tag tag = Tag.orNull(path.key());
-        if (tag == null) {
-            // Leaf holds any key; one idmint cannot hold is a key no table row has.
-            return Responses.sent(failed(req, KEY_NOT_EXISTS));
-        }
-        pipeline.charge(caller, 1);
-        return Vertx.currentContext().executeBlocking(() -> segments.next(tag, Count.ONE), false)
+        return Responses.awaited(calls.leafSegmentId(caller, path.key(), WorkerWaits.INSTANCE))
                 .transform(done -> Future.succeededFuture(done.succeeded()
                         ? text(req, done.result()[0], type, path)
                         : failed(req, done.cause() instanceof UnknownTagException

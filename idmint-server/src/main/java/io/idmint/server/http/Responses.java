@@ -2,12 +2,16 @@ package io.idmint.server.http;
 
 import io.idmint.server.api.ApiException;
 import io.idmint.server.api.Problem;
+import io.idmint.server.api.Waits;
 import io.idmint.server.json.JsonBytes;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * How the HTTP API answers: JSON bodies, RFC 9457 problems with their headers. Each method
@@ -46,6 +50,32 @@ final class Responses {
     @SuppressWarnings("unchecked")
     static Future<Integer> sent(int status) {
         return (Future<Integer>) SENT[status - 100];
+    }
+
+    /**
+     * What an operation's completion holds when it completed normally already (the hot path:
+     * no callback, no allocation), else null.
+     */
+    static <T> T now(CompletionStage<T> completion) {
+        CompletableFuture<T> f = completion.toCompletableFuture();
+        return f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+    }
+
+    /**
+     * An operation's completion as the event loop awaits it: its callbacks run where the
+     * operation completes it (on the loop, see {@link WorkerWaits}), its failure is the one
+     * the operation threw.
+     */
+    static <T> Future<T> awaited(CompletionStage<T> completion) {
+        Promise<T> done = Promise.promise();
+        completion.whenComplete((value, failure) -> {
+            if (failure == null) {
+                done.complete(value);
+            } else {
+                done.fail(Waits.cause(failure));
+            }
+        });
+        return done.future();
     }
 
     /** 200 with a JSON body. */

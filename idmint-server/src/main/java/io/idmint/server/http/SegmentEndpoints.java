@@ -9,7 +9,6 @@ import io.idmint.server.json.JsonBytes;
 import io.idmint.server.json.StrictJson;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.support.Durations;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -23,14 +22,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The segment endpoints of the HTTP API (see docs/http-grpc.md and docs/segments.md): a tag's
  * IDs, Leaf's segment API, and the admin calls that list and create tags. Each reads its wire
- * into its operation in {@link Calls} (parse and charge), which hands back the step that may
- * wait. That step runs on
- * Vert.x's worker threads, never on an event loop: a call may wait for the store (up to
+ * into its operation in {@link Calls}, whose work with the store runs on Vert.x's worker
+ * threads ({@link WorkerWaits}), never on an event loop: a call may wait for the store (up to
  * segment.fetch-timeout when both buffers of a tag are empty; create and list always ask it),
  * and an event loop that waited would hold up the snowflake API it also serves. The answer is
  * written back on the event loop, which owns {@link #out}. One instance per {@link HttpApi}.
@@ -62,8 +59,8 @@ final class SegmentEndpoints {
         if (route == Route.SEGMENTS) {
             Query.none(req.query());
             return req.method() == HttpMethod.POST ? create(req)
-                    : blocking(calls.listSegments()).map(tags -> Responses.json(res, 200,
-                            tagsJson(tags)));
+                    : Responses.awaited(calls.listSegments(WorkerWaits.INSTANCE))
+                            .map(tags -> Responses.json(res, 200, tagsJson(tags)));
         }
         String tag;
         String count;
@@ -75,21 +72,18 @@ final class SegmentEndpoints {
             Query.none(req.query());
             count = null;
         }
-        return blocking(calls.segmentIds(caller, tag, count)).map(ids -> route
+        return Responses.awaited(calls.segmentIds(caller, tag, count, WorkerWaits.INSTANCE))
+                .map(ids -> route
                 == Route.SEGMENT_IDS ? Responses.json(res, idsJson(tag, ids))
                 : Responses.text(res, out, ids[0]));
     }
 
     /** {@code POST /api/v1/segments}: reads the body, creates the tag, answers 201. */
     private Future<Integer> create(HttpServerRequest req) {
-        Context context = Vertx.currentContext();
         Future<TagInfo> created = body(req).compose(body -> {
             Map<String, Object> o = createRequest(body);
-            String tag = (String) o.get("tag");
-            Long start = whole(o, "start");
-            Long step = whole(o, "step");
-            Supplier<TagInfo> create = calls.createSegment(tag, start, step);
-            return context.executeBlocking(create::get, false);
+            return Responses.awaited(calls.createSegment((String) o.get("tag"),
+                    whole(o, "start"), whole(o, "step"), WorkerWaits.INSTANCE));
         });
         return created.map(t -> Responses.json(req.response(), 201, tagJson(t).toString()));
     }
@@ -167,10 +161,6 @@ final class SegmentEndpoints {
         }
         throw new ApiException(Problem.BAD_PARAMETER, "field " + name
                 + " must be a whole number, got " + (v instanceof String ? "'" + v + "'" : v));
-    }
-
-    private static <T> Future<T> blocking(Supplier<T> work) {
-        return Vertx.currentContext().executeBlocking(work::get, false);
     }
 
     /** {@code {"tag":"order","ids":["1001",…]}}. */
