@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idmint.GeneratorStatus;
 import io.idmint.IdGenerator;
 import io.idmint.IdUnavailableException;
+import io.idmint.IdUnavailableException.Reason;
 import io.idmint.Layout;
 import io.idmint.testkit.ManualTimeSource;
 import io.idmint.testkit.Poll;
@@ -108,7 +109,7 @@ class LoopMintTest {
         assertThat(short1).isCompletedExceptionally();
         assertThat(short1.handle((v, e) -> e).join())
                 .isInstanceOfSatisfying(IdUnavailableException.class,
-                        e -> assertThat(e.reason()).isEqualTo(IdUnavailableException.Reason.CLOSED));
+                        e -> assertThat(e.reason()).isEqualTo(Reason.CLOSED));
         time.advance(Duration.ofMillis(1));
         assertThat(onLoop(() -> mint.mint(10)).toCompletableFuture()).isDone();
     }
