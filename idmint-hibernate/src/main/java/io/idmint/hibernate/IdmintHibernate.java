@@ -6,6 +6,7 @@ import io.idmint.WorkerRegistries;
 import io.idmint.spi.WorkerRegistry;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.LongFunction;
 import org.hibernate.engine.config.spi.ConfigurationService;
 import org.hibernate.generator.GeneratorCreationContext;
 
@@ -25,6 +26,11 @@ public final class IdmintHibernate {
     public static final String SEGMENT_GENERATOR = "idmint.hibernate.segment-generator";
     /** Hibernate property: the {@link io.idmint.spi.RangeStore} that creates missing tags. */
     public static final String RANGE_STORE = "idmint.hibernate.range-store";
+    /**
+     * Hibernate property: the {@code io.idmint.codes.CodeCodec} (idmint-codes) behind
+     * {@code @IdmintId(code = true)}.
+     */
+    public static final String CODES = "idmint.hibernate.codes";
 
     private IdmintHibernate() {
     }
@@ -39,6 +45,23 @@ public final class IdmintHibernate {
                     + value.getClass().getName() + ", not a " + type.getName());
         }
         return type.cast(value);
+    }
+
+    /**
+     * The public codes of IDs, from the codec in {@value #CODES}.
+     *
+     * @param where names the annotation and attribute, for the message
+     * @throws IllegalArgumentException when there is none
+     */
+    static LongFunction<String> codes(GeneratorCreationContext context, String where) {
+        Object codec = context.getServiceRegistry().requireService(ConfigurationService.class)
+                .getSettings().get(CODES);
+        if (codec == null) {
+            throw new IllegalArgumentException(where + " needs the application's code key: set "
+                    + "idmint.codes.key (or idmint.codes.key-file) with the Spring Boot starter, "
+                    + "or an io.idmint.codes.CodeCodec in the Hibernate property " + CODES);
+        }
+        return CodeForm.of(codec);
     }
 
     /** One generator per JVM for applications that pass none, released at JVM exit. */

@@ -3,8 +3,10 @@ package io.idmint.hibernate;
 import io.idmint.IdGenerator;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.spi.RangeStore;
+import io.idmint.spring.ApplicationCodes;
 import io.idmint.spring.IdmintAutoConfiguration;
 import java.util.Map;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -22,15 +24,21 @@ public class IdmintHibernateAutoConfiguration {
 
     @Bean
     HibernatePropertiesCustomizer idmintHibernateGenerators(ObjectProvider<IdGenerator> ids,
-            ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store) {
-        return properties -> put(properties, ids, segments, store);
+            ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store,
+            BeanFactory beans) {
+        return properties -> put(properties, ids, segments, store, beans);
     }
 
     /** Puts the application's generators into the Hibernate properties. */
     static void put(Map<String, Object> properties, ObjectProvider<IdGenerator> ids,
-            ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store) {
+            ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store,
+            BeanFactory beans) {
         ids.ifUnique(g -> properties.put(IdmintHibernate.ID_GENERATOR, g));
         segments.ifUnique(g -> properties.put(IdmintHibernate.SEGMENT_GENERATOR, g));
         store.ifUnique(s -> properties.put(IdmintHibernate.RANGE_STORE, s));
+        Object codes = ApplicationCodes.of(beans);
+        if (codes != null) {
+            properties.put(IdmintHibernate.CODES, codes);
+        }
     }
 }

@@ -4,6 +4,7 @@ import io.idmint.IdGenerator;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.spi.RangeStore;
 import io.idmint.spring.IdmintAutoConfiguration;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -17,8 +18,9 @@ public class IdmintHibernateBoot4AutoConfiguration {
 
     @Bean
     HibernatePropertiesCustomizer idmintHibernateGenerators(ObjectProvider<IdGenerator> ids,
-            ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store) {
+            ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store,
+            BeanFactory beans) {
         return properties -> IdmintHibernateAutoConfiguration.put(properties, ids, segments,
-                store);
+                store, beans);
     }
 }

@@ -7,6 +7,7 @@ import io.idmint.spi.RegistryException;
 import io.idmint.spi.UnknownTagException;
 import java.lang.reflect.Member;
 import java.util.EnumSet;
+import java.util.function.LongFunction;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.BeforeExecutionGenerator;
@@ -14,8 +15,9 @@ import org.hibernate.generator.EventType;
 import org.hibernate.generator.GeneratorCreationContext;
 
 /**
- * Makes {@link IdmintSegment} values from the tag's sequence, in memory; creates the tag on its
- * first use unless {@link IdmintSegment#autoCreate()} is off.
+ * Makes {@link IdmintSegment} values from the tag's sequence, in memory, at insert only (an
+ * update never rewrites it), stored as the attribute's type holds it ({@link Attribute});
+ * creates the tag on its first use unless {@link IdmintSegment#autoCreate()} is off.
  */
 public final class IdmintSegmentGenerator
         implements BeforeExecutionGenerator, AnnotationBasedGenerator<IdmintSegment> {
@@ -31,6 +33,7 @@ public final class IdmintSegmentGenerator
     private transient SegmentSequence sequence;
     private transient RangeStore store;
     private String missing;
+    private transient LongFunction<Object> form;
 
     /** Hibernate (6.6 and 7) calls {@link #initialize} next. */
     public IdmintSegmentGenerator() {
@@ -41,6 +44,7 @@ public final class IdmintSegmentGenerator
             GeneratorCreationContext context) {
         SegmentGenerator segments = IdmintHibernate.setting(context,
                 IdmintHibernate.SEGMENT_GENERATOR, SegmentGenerator.class);
+        this.form = Attribute.form("@IdmintSegment", member, null);
         this.tag = annotation.value();
         this.autoCreate = annotation.autoCreate();
         this.sequence = segments != null ? segments.sequence(tag) : null;
@@ -60,15 +64,17 @@ public final class IdmintSegmentGenerator
         if (missing != null) {
             throw new IllegalStateException(missing);
         }
+        long value;
         try {
-            return sequence.next();
+            value = sequence.next();
         } catch (UnknownTagException e) {
             if (!autoCreate || store == null) {
                 throw e;
             }
             create();
-            return sequence.next();
+            value = sequence.next();
         }
+        return form.apply(value);
     }
 
     /** Creates the tag; another node creating it at the same time is just as good. */

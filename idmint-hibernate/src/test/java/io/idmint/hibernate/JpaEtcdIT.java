@@ -20,7 +20,6 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -81,7 +80,7 @@ class JpaEtcdIT {
 
     private ConfigurableApplicationContext start(EtcdCluster etcd, String url, String ddl,
             String name) {
-        return new SpringApplicationBuilder(SampleApp.class).properties(
+        return SampleApp.builder().properties(
                 "spring.main.web-application-type=none",
                 "spring.main.banner-mode=off",
                 "spring.datasource.url=" + url,

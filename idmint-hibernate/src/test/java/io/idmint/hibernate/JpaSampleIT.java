@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.IdGenerator;
+import io.idmint.codes.CodeCodec;
 import io.idmint.hibernate.app.Invoice;
 import io.idmint.hibernate.app.Invoices;
 import io.idmint.hibernate.app.PurchaseOrder;
 import io.idmint.hibernate.app.PurchaseOrders;
 import io.idmint.hibernate.app.SampleApp;
+import io.idmint.hibernate.app.Shipment;
+import io.idmint.hibernate.app.Shipments;
 import io.idmint.hibernate.app.Ticket;
 import io.idmint.hibernate.app.Tickets;
 import io.idmint.spi.UnknownTagException;
@@ -16,7 +19,10 @@ import io.idmint.testkit.fixture.PostgresServer;
 import jakarta.persistence.EntityManagerFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -27,7 +33,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -48,7 +53,7 @@ class JpaSampleIT {
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
         String url = pg.url();
-        app = new SpringApplicationBuilder(SampleApp.class).properties(
+        app = SampleApp.builder().properties(
                 "spring.main.web-application-type=none",
                 "spring.main.banner-mode=off",
                 "spring.datasource.url=" + url,
@@ -129,6 +134,61 @@ class JpaSampleIT {
         // no statement asks the database for an ID.
         assertThat(statements).isLessThanOrEqualTo(10);
         assertThat(o).allSatisfy(e -> assertThat(e.id()).isPositive());
+    }
+
+    @Test
+    void nonKeyColumns_filledOnceAtInsert_uniqueAndDecodable_neverRewrittenOnUpdate()
+            throws Exception {
+        Shipments shipments = app.getBean(Shipments.class);
+        int perThread = 250;
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    List<Shipment> s = new ArrayList<>();
+                    for (int r = 0; r < perThread; r++) {
+                        s.add(new Shipment("dest-" + thread + "-" + r));
+                    }
+                    shipments.saveAll(s);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        JdbcTemplate sql = app.getBean(JdbcTemplate.class);
+        int total = THREADS * perThread;
+        List<Map<String, Object>> rows = sql.queryForList("select id, number, event_id, "
+                + "tracking_code from shipment");
+        assertThat(rows).hasSize(total);
+        // The key is the database's; the columns beside it are idmint's, each value once.
+        assertThat(rows).extracting(r -> r.get("number")).doesNotHaveDuplicates()
+                .allSatisfy(n -> assertThat((Long) n).isBetween(1L, total + 1_000_000L));
+        IdGenerator ids = app.getBean(IdGenerator.class);
+        CodeCodec codes = app.getBean(CodeCodec.class);
+        Set<Long> minted = new HashSet<>();
+        for (Map<String, Object> r : rows) {
+            minted.add(Long.parseLong((String) r.get("event_id")));
+            minted.add(codes.decode((String) r.get("tracking_code")));
+        }
+        assertThat(minted).hasSize(2 * total).allSatisfy(id -> assertThat(
+                ids.layout().decode(id).workerId()).isEqualTo(WORKER));
+
+        Map<String, Object> first = rows.get(0);
+        Shipment s = shipments.findById((Long) first.get("id")).orElseThrow();
+        s.sendTo("elsewhere");
+        shipments.saveAndFlush(s);
+        Map<String, Object> after = sql.queryForMap("select number, event_id, tracking_code, "
+                + "destination from shipment where id = ?", first.get("id"));
+        assertThat(after).containsEntry("destination", "elsewhere")
+                .containsEntry("number", first.get("number"))
+                .containsEntry("event_id", first.get("event_id"))
+                .containsEntry("tracking_code", first.get("tracking_code"));
     }
 
     @Test

@@ -20,7 +20,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** The sample application's REST API: an entity's 64-bit ID reaches JavaScript intact. */
@@ -35,11 +34,11 @@ class RestSampleIT {
     @Test
     void getOrder_idArrivesAsAStringInNodesJsonParse() throws Exception {
         String url = pg.url();
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(
-                SampleApp.class).properties("server.port=0", "spring.main.banner-mode=off",
-                        "spring.datasource.url=" + url,
-                        "spring.jpa.hibernate.ddl-auto=create",
-                        "idmint.data-dir=" + dir.resolve("data")).run()) {
+        try (ConfigurableApplicationContext app = SampleApp.builder().properties(
+                "server.port=0", "spring.main.banner-mode=off",
+                "spring.datasource.url=" + url,
+                "spring.jpa.hibernate.ddl-auto=create",
+                "idmint.data-dir=" + dir.resolve("data")).run()) {
             String base = "http://127.0.0.1:" + app.getEnvironment()
                     .getProperty("local.server.port");
             HttpClient http = HttpClient.newHttpClient();

@@ -120,7 +120,7 @@ public class IdmintAutoConfiguration {
         public io.idmint.jackson.IdmintModule idmintJacksonModule(BeanFactory beans) {
             io.idmint.jackson.IdmintModule.Builder b = io.idmint.jackson.IdmintModule.newBuilder()
                     .allIdProperties();
-            CodeCodec codes = JacksonCodes.of(beans);
+            CodeCodec codes = ApplicationCodes.of(beans);
             return (codes == null ? b : b.codes(codes)).build();
         }
     }
@@ -141,7 +141,7 @@ public class IdmintAutoConfiguration {
         public io.idmint.jackson3.IdmintModule idmintJackson3Module(BeanFactory beans) {
             io.idmint.jackson3.IdmintModule.Builder b = io.idmint.jackson3.IdmintModule
                     .newBuilder().allIdProperties();
-            CodeCodec codes = JacksonCodes.of(beans);
+            CodeCodec codes = ApplicationCodes.of(beans);
             return (codes == null ? b : b.codes(codes)).build();
         }
     }

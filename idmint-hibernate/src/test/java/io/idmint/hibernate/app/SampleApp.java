@@ -1,6 +1,7 @@
 package io.idmint.hibernate.app;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 
 /**
  * A Spring Boot application with Spring Data JPA and idmint entity IDs, for the tests. It has no
@@ -9,4 +10,13 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  */
 @SpringBootApplication
 public class SampleApp {
+
+    /** Its key for public codes ({@link Shipment}'s tracking codes), as its configuration says. */
+    public static final String CODE_KEY = "000102030405060708090a0b0c0d0e0f";
+
+    /** The application with its own configuration: a test adds the properties of its setup. */
+    public static SpringApplicationBuilder builder() {
+        return new SpringApplicationBuilder(SampleApp.class)
+                .properties("idmint.codes.key=" + CODE_KEY);
+    }
 }
