@@ -52,8 +52,9 @@ public final class IdmintSegmentGenerator
         // message while it tries other ways to make the generator).
         this.missing = segments != null ? null : "@IdmintSegment(\"" + tag + "\") on "
                 + member.getDeclaringClass().getName() + "." + member.getName()
-                + " needs a segment generator: set idmint.segment.store with the Spring Boot "
-                + "starter, or the Hibernate property " + IdmintHibernate.SEGMENT_GENERATOR;
+                + " needs a segment generator: with the Spring Boot starter, an application "
+                + "DataSource and idmint-jdbc, or idmint.segment.store; without Spring, the "
+                + "Hibernate property " + IdmintHibernate.SEGMENT_GENERATOR;
         this.store = IdmintHibernate.setting(context, IdmintHibernate.RANGE_STORE,
                 RangeStore.class);
     }

@@ -9,6 +9,8 @@ import io.idmint.hibernate.app.Invoice;
 import io.idmint.hibernate.app.Invoices;
 import io.idmint.hibernate.app.PurchaseOrder;
 import io.idmint.hibernate.app.PurchaseOrders;
+import io.idmint.hibernate.app.Receipt;
+import io.idmint.hibernate.app.Receipts;
 import io.idmint.hibernate.app.SampleApp;
 import io.idmint.hibernate.app.Shipment;
 import io.idmint.hibernate.app.Shipments;
@@ -35,6 +37,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The sample application saving through Spring Data JPA into a real PostgreSQL, with
@@ -62,7 +66,7 @@ class JpaSampleIT {
                 "spring.jpa.properties.hibernate.generate_statistics=true",
                 "idmint.data-dir=" + dir,
                 "idmint.worker=" + WORKER,
-                "idmint.segment.store=" + url,
+                // No idmint.segment.store: segments come from the application's DataSource.
                 "idmint.segment.fetch-timeout=30s").run();
     }
 
@@ -189,6 +193,25 @@ class JpaSampleIT {
                 .containsEntry("number", first.get("number"))
                 .containsEntry("event_id", first.get("event_id"))
                 .containsEntry("tracking_code", first.get("tracking_code"));
+    }
+
+    @Test
+    void dataSourceSegments_anApplicationsRollback_neverGivesAValueBack() {
+        TransactionTemplate tx = new TransactionTemplate(
+                app.getBean(PlatformTransactionManager.class));
+        Receipts receipts = app.getBean(Receipts.class);
+        // The tag is created and its first range taken while this transaction is open: on
+        // connections of idmint's own, committed on their own.
+        Long rolledBack = tx.execute(status -> {
+            Receipt r = receipts.saveAndFlush(new Receipt("rolled back"));
+            status.setRollbackOnly();
+            return r.id();
+        });
+        JdbcTemplate sql = app.getBean(JdbcTemplate.class);
+        assertThat(sql.queryForObject("select count(*) from receipt", Long.class)).isZero();
+        assertThat(sql.queryForObject("select next_id from idmint_segment where tag = "
+                + "'receipt'", Long.class)).isGreaterThan(rolledBack);
+        assertThat(receipts.save(new Receipt("kept")).id()).isGreaterThan(rolledBack);
     }
 
     @Test

@@ -156,6 +156,32 @@ record JdbcConfig(Use use, Dialect dialect, String driverUrl, String display, Du
     }
 
     /**
+     * A segment store on an application's own DataSource, whose connections answered with
+     * {@code url} ({@code DatabaseMetaData.getURL()}): idmint's table in {@code namespace}.
+     *
+     * @throws IllegalArgumentException when the database is none idmint supports, the
+     *     namespace is not a valid name, or an H2 file database may lose committed writes
+     */
+    static JdbcConfig ofDataSource(String url, String namespace) {
+        String what = "jdbc segment store on the application's DataSource";
+        Dialect dialect = dialectOf(Use.SEGMENTS, url);
+        String trimmed = url.trim();
+        if (dialect == Dialect.H2) {
+            String db = trimmed.substring("jdbc:h2:".length()).toLowerCase(Locale.ROOT);
+            boolean file = !(db.startsWith("mem:") || db.startsWith("tcp:")
+                    || db.startsWith("ssl:"));
+            if (file && !trimmed.toUpperCase(Locale.ROOT).contains(";WRITE_DELAY=0")) {
+                throw new IllegalArgumentException(what + " '" + displayOf(trimmed) + "': an H2 "
+                        + "file database writes commits to its file only every 500 ms, so a crash "
+                        + "could hand out a segment value twice; add ;WRITE_DELAY=0 to its URL, "
+                        + "or set idmint.segment.store");
+            }
+        }
+        return new JdbcConfig(Use.SEGMENTS, dialect, trimmed, displayOf(trimmed),
+                DEFAULT_TIMEOUT, 0, parseNamespace(what, namespace), null, null);
+    }
+
+    /**
      * The database family of a URL.
      *
      * @throws IllegalArgumentException when the URL is empty or names no supported database

@@ -5,6 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.idmint.spi.Range;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.RegistryException.Kind;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -12,26 +14,45 @@ import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 
 /**
- * One client's small HikariCP pool, shared by the registry and the segment store: bounded
- * waits, statements bounded by the query timeout, the schema created on first use, and SQL
- * failures turned into {@link Kind#UNAVAILABLE} with messages that never show credentials.
+ * One client's small HikariCP pool, shared by the registry and the segment store, or an
+ * application's own DataSource: bounded waits, statements bounded by the query timeout, the
+ * schema created on first use, and SQL failures turned into {@link Kind#UNAVAILABLE} with
+ * messages that never show credentials. A connection borrowed from an application is used for
+ * one call, in auto-commit or in a transaction of this client's own, at read committed, and goes
+ * back as it came.
  */
 final class JdbcPool implements AutoCloseable {
 
     private static final AtomicInteger POOLS = new AtomicInteger();
 
     private final JdbcConfig config;
+    /** This client's own pool, or null on an application's DataSource. */
     private final HikariDataSource pool;
+    private final DataSource source;
     private final int queryTimeoutSeconds;
     private volatile boolean schemaReady;
 
     /** Opening never connects: a database that is down now fails the first call instead. */
     JdbcPool(JdbcConfig config) {
         this.config = config;
-        this.queryTimeoutSeconds = (int) Math.max(1, (config.timeout().toMillis() + 999) / 1000);
+        this.queryTimeoutSeconds = queryTimeoutSeconds(config);
         this.pool = new HikariDataSource(poolConfig(config, queryTimeoutSeconds));
+        this.source = pool;
+    }
+
+    /** On an application's DataSource, which stays the application's: never closed here. */
+    JdbcPool(JdbcConfig config, DataSource application) {
+        this.config = config;
+        this.queryTimeoutSeconds = queryTimeoutSeconds(config);
+        this.pool = null;
+        this.source = application;
+    }
+
+    private static int queryTimeoutSeconds(JdbcConfig config) {
+        return (int) Math.max(1, (config.timeout().toMillis() + 999) / 1000);
     }
 
     private static HikariConfig poolConfig(JdbcConfig config, int queryTimeoutSeconds) {
@@ -87,13 +108,61 @@ final class JdbcPool implements AutoCloseable {
 
     /** A connection from the pool, waiting at most the timeout; the schema exists on it. */
     Connection connect() throws SQLException {
-        Connection c = pool.getConnection();
+        Connection c = pool != null ? pool.getConnection() : borrow();
         try {
             ensureSchema(c);
             return c;
         } catch (SQLException | RuntimeException e) {
             c.close();
             throw e;
+        }
+    }
+
+    /**
+     * A connection of the application's, set to auto-commit and read committed as this
+     * client's own are; closing it sets back what it had, then hands it back.
+     */
+    private Connection borrow() throws SQLException {
+        Connection c = source.getConnection();
+        try {
+            boolean autoCommit = c.getAutoCommit();
+            int isolation = c.getTransactionIsolation();
+            if (!autoCommit) {
+                c.setAutoCommit(true);
+            }
+            if (isolation != Connection.TRANSACTION_READ_COMMITTED) {
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                            giveBack(c, autoCommit, isolation);
+                            return null;
+                        }
+                        try {
+                            return method.invoke(c, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /** Sets back a borrowed connection's settings and hands it back, even when that fails. */
+    private static void giveBack(Connection c, boolean autoCommit, int isolation)
+            throws SQLException {
+        try (c) {
+            if (!c.isClosed()) {
+                if (c.getAutoCommit() != autoCommit) {
+                    c.setAutoCommit(autoCommit);
+                }
+                if (isolation != Connection.TRANSACTION_READ_COMMITTED) {
+                    c.setTransactionIsolation(isolation);
+                }
+            }
         }
     }
 
@@ -205,6 +274,8 @@ final class JdbcPool implements AutoCloseable {
 
     @Override
     public void close() {
-        pool.close();
+        if (pool != null) {
+            pool.close();
+        }
     }
 }

@@ -42,7 +42,11 @@ final class JdbcRangeStore implements RangeStore {
     private final String where;
 
     JdbcRangeStore(JdbcConfig config) {
-        this.pool = new JdbcPool(config);
+        this(config, new JdbcPool(config));
+    }
+
+    JdbcRangeStore(JdbcConfig config, JdbcPool pool) {
+        this.pool = pool;
         this.namespace = config.namespace();
         this.where = config.use().label() + " " + config.display() + " (namespace '" + namespace
                 + "')";

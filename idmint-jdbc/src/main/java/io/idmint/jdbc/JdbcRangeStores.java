@@ -3,7 +3,10 @@ package io.idmint.jdbc;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Map;
+import javax.sql.DataSource;
 
 /**
  * Segment range stores in an SQL database (PostgreSQL, MySQL, MariaDB, H2), for code that names
@@ -42,6 +45,34 @@ public final class JdbcRangeStores {
         JdbcConfig config = config(url, System.getenv(), dataDir);
         return config.use() == JdbcConfig.Use.LEAF_ALLOC ? new LeafAllocStore(config)
                 : new JdbcRangeStore(config);
+    }
+
+    /**
+     * Opens a store on an application's own DataSource (a Spring Boot application's pool, say),
+     * in idmint's table {@code idmint_segment}, created on first use. It borrows a connection for
+     * each call and never holds one between calls; an allocation is a transaction of its own
+     * (read committed, committed before the connection goes back), so no transaction of the
+     * application's ever wraps one, and a rolled-back application transaction never gives
+     * values back. Closing the store leaves the DataSource open. It connects once, now, to learn
+     * which database it is.
+     *
+     * @param namespace stores of different namespaces share the table but not their tags
+     * @throws IllegalArgumentException when the database is none idmint supports (PostgreSQL,
+     *     MySQL, MariaDB, H2), an H2 file database writes commits late (it needs
+     *     {@code ;WRITE_DELAY=0} in its URL), or the namespace is not a valid name
+     * @throws IllegalStateException when no connection could be had to learn the database
+     */
+    public static RangeStore open(DataSource dataSource, String namespace) {
+        String url;
+        try (Connection c = dataSource.getConnection()) {
+            url = c.getMetaData().getURL();
+        } catch (SQLException e) {
+            throw new IllegalStateException("jdbc segment store on the application's DataSource: "
+                    + "cannot connect to learn which database it is: "
+                    + JdbcPool.describe(e), e);
+        }
+        JdbcConfig config = JdbcConfig.ofDataSource(url, namespace);
+        return new JdbcRangeStore(config, new JdbcPool(config, dataSource));
     }
 
     /**

@@ -180,4 +180,28 @@ class JdbcConfigTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unsupported database");
     }
+
+    @Test
+    void ofDataSource_readsTheDatabaseFromItsUrl_andRefusesWhatCouldLoseACommit() {
+        assertThat(JdbcConfig.ofDataSource("jdbc:postgresql://db:5432/app?user=u&password=p",
+                "orders")).satisfies(c -> {
+                    assertThat(c.dialect()).isEqualTo(Dialect.POSTGRESQL);
+                    assertThat(c.namespace()).isEqualTo("orders");
+                    assertThat(c.display()).isEqualTo("jdbc:postgresql://db:5432/app");
+                });
+        assertThat(JdbcConfig.ofDataSource("jdbc:h2:mem:app", "default").dialect())
+                .isEqualTo(Dialect.H2);
+        assertThat(JdbcConfig.ofDataSource("jdbc:h2:/data/app;WRITE_DELAY=0", "default")
+                .dialect()).isEqualTo(Dialect.H2);
+        assertThatThrownBy(() -> JdbcConfig.ofDataSource("jdbc:h2:/data/app", "default"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("jdbc segment store on the application's DataSource "
+                        + "'jdbc:h2:/data/app': an H2 file database writes commits to its file "
+                        + "only every 500 ms, so a crash could hand out a segment value twice; "
+                        + "add ;WRITE_DELAY=0 to its URL, or set idmint.segment.store");
+        assertThatThrownBy(() -> JdbcConfig.ofDataSource("jdbc:sqlserver://db", "default"))
+                .hasMessageContaining("unsupported database");
+        assertThatThrownBy(() -> JdbcConfig.ofDataSource("jdbc:h2:mem:app", "no spaces"))
+                .hasMessageContaining("idmint.namespace 'no spaces' must be");
+    }
 }

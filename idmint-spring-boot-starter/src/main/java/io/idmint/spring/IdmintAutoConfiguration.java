@@ -12,9 +12,11 @@ import io.idmint.spi.WorkerRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
 import java.time.Duration;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
@@ -27,9 +29,12 @@ import org.springframework.context.annotation.Configuration;
 /**
  * idmint's beans, each replaceable by one of the application's own. The generators are closed
  * when the context closes, before the registry and the store they use: the worker is released
- * with its final high-water mark.
+ * with its final high-water mark. Segments are served from {@code idmint.segment.store}, else,
+ * with idmint-jdbc present, from the application's own {@link DataSource}.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"})
 @EnableConfigurationProperties(IdmintProperties.class)
 public class IdmintAutoConfiguration {
 
@@ -64,9 +69,28 @@ public class IdmintAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    @ConditionalOnProperty(prefix = "idmint.segment", name = "store")
+    @ConditionalOnBean(RangeStore.class)
     public SegmentGenerator segmentGenerator(IdmintSettings settings, RangeStore store) {
         return settings.segmentGenerator(store);
+    }
+
+    /**
+     * Segments on the application's own DataSource, when it has one and names no store:
+     * idmint's table, created on first use; each allocation a transaction of its own on a
+     * connection of its own, so none of the application's transactions ever wraps one.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.idmint.jdbc.JdbcRangeStores")
+    @ConditionalOnBean(DataSource.class)
+    @ConditionalOnExpression("'${idmint.segment.store:}' == ''")
+    static class DataSourceSegments {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        public RangeStore idmintDataSourceRangeStore(DataSource dataSource,
+                IdmintProperties properties) {
+            return io.idmint.jdbc.JdbcRangeStores.open(dataSource, properties.getNamespace());
+        }
     }
 
     /** The public codes codec, when idmint-codes is present and a key is configured. */

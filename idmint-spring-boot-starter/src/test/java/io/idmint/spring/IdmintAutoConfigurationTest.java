@@ -8,10 +8,18 @@ import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
 import io.idmint.codes.CodeCodec;
 import io.idmint.segment.SegmentGenerator;
+import io.idmint.spi.RangeStore;
 import io.idmint.spi.WorkerRegistry;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,6 +82,65 @@ class IdmintAutoConfigurationTest {
                     long a = segments.next("order");
                     assertThat(segments.next("order")).isEqualTo(a + 1);
                 });
+    }
+
+    @Test
+    void dataSource_withoutAStore_servesSegmentsFromIt_inIdmintsOwnTable() {
+        JdbcDataSource app = new JdbcDataSource();
+        app.setURL("jdbc:h2:mem:app;DB_CLOSE_DELAY=-1");
+        runner().withBean(DataSource.class, () -> app)
+                .withPropertyValues("idmint.segment.auto-create=true",
+                        "idmint.segment.fetch-timeout=30s")
+                .run(ctx -> {
+                    assertThat(ctx).hasNotFailed().hasSingleBean(RangeStore.class)
+                            .hasBean("idmintDataSourceRangeStore");
+                    SegmentGenerator segments = ctx.getBean(SegmentGenerator.class);
+                    long a = segments.next("order");
+                    assertThat(segments.next("order")).isEqualTo(a + 1);
+                    assertThat(tags(app)).containsExactly("order");
+                });
+    }
+
+    @Test
+    void dataSource_andAStore_theStoreNamedWins_andTheApplicationsDatabaseIsLeftAlone() {
+        JdbcDataSource app = new JdbcDataSource();
+        app.setURL("jdbc:h2:mem:app2;DB_CLOSE_DELAY=-1");
+        runner().withBean(DataSource.class, () -> app)
+                .withPropertyValues("idmint.segment.store=jdbc:h2:mem:named;DB_CLOSE_DELAY=-1",
+                        "idmint.segment.auto-create=true", "idmint.segment.fetch-timeout=30s")
+                .run(ctx -> {
+                    assertThat(ctx).hasNotFailed().hasSingleBean(RangeStore.class)
+                            .hasBean("idmintRangeStore");
+                    ctx.getBean(SegmentGenerator.class).next("order");
+                    assertThat(tags(app)).isNull();
+                });
+    }
+
+    @Test
+    void dataSource_onAnH2FileThatWritesCommitsLate_failsTheStartSayingWhy() {
+        JdbcDataSource app = new JdbcDataSource();
+        app.setURL("jdbc:h2:" + dir.resolve("app"));
+        runner().withBean(DataSource.class, () -> app).run(ctx -> assertThat(ctx).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("add ;WRITE_DELAY=0 to its URL, "
+                        + "or set idmint.segment.store"));
+    }
+
+    /** The tags in idmint's table of {@code db}, or null when it has no such table. */
+    private static List<String> tags(DataSource db) throws Exception {
+        try (Connection c = db.getConnection(); ResultSet t = c.getMetaData().getTables(null,
+                null, "IDMINT_SEGMENT", null)) {
+            if (!t.next()) {
+                return null;
+            }
+        }
+        List<String> tags = new ArrayList<>();
+        try (Connection c = db.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT tag FROM idmint_segment ORDER BY tag")) {
+            while (rs.next()) {
+                tags.add(rs.getString(1));
+            }
+        }
+        return tags;
     }
 
     @Test
