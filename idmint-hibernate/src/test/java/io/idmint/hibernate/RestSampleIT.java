@@ -17,6 +17,10 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hibernate.SessionFactory;
+import org.hibernate.boot.MetadataSources;
+import org.hibernate.boot.registry.StandardServiceRegistry;
+import org.hibernate.boot.registry.StandardServiceRegistryBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,10 +59,28 @@ class RestSampleIT {
                     + id)).build(), HttpResponse.BodyHandlers.ofString()).body();
             assertThat(node(json)).isEqualTo("string " + id + " pen");
 
-            // No segment store configured: the first @IdmintSegment insert says what to set.
-            assertThatThrownBy(() -> app.getBean(Invoices.class).save(new Invoice("x")))
-                    .rootCause().hasMessageContaining("@IdmintSegment(\"invoice\")")
-                    .hasMessageContaining("idmint.segment.store");
+            // No segment store configured: segments come from the application's DataSource.
+            assertThat(app.getBean(Invoices.class).save(new Invoice("x")).id()).isPositive();
+        }
+    }
+
+    @Test
+    void segmentWithoutAGenerator_firstInsertSaysWhatToConfigure() {
+        // Hibernate on its own, no Spring, no generator in its properties.
+        StandardServiceRegistry registry = new StandardServiceRegistryBuilder()
+                .applySetting("jakarta.persistence.jdbc.url", pg.url())
+                .applySetting("hibernate.hbm2ddl.auto", "create")
+                .build();
+        try (SessionFactory sessions = new MetadataSources(registry)
+                .addAnnotatedClass(Invoice.class).buildMetadata().buildSessionFactory()) {
+            assertThatThrownBy(() -> sessions.inTransaction(s -> s.persist(new Invoice("x"))))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("@IdmintSegment(\"invoice\")")
+                    .hasMessageContaining("an application DataSource and idmint-jdbc, or "
+                            + "idmint.segment.store")
+                    .hasMessageContaining(IdmintHibernate.SEGMENT_GENERATOR);
+        } finally {
+            StandardServiceRegistryBuilder.destroy(registry);
         }
     }
 
