@@ -58,6 +58,7 @@ class PublicApiTest {
                 "io.idmint.spi.support.Durations",
                 "io.idmint.spi.support.HolderText",
                 "io.idmint.spi.support.Names",
+                "io.idmint.spi.support.NodeValues",
                 "io.idmint.spi.support.Passwords",
                 "io.idmint.spi.support.Providers",
                 "io.idmint.spi.support.TagValue",

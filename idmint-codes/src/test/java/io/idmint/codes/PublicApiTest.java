@@ -27,6 +27,7 @@ class PublicApiTest {
         }
         assertThat(publicTypes).containsExactly(
                 "io.idmint.codes.CodeCodec",
+                "io.idmint.codes.CodeSettings",
                 "io.idmint.codes.Codes",
                 "io.idmint.codes.Keys",
                 "io.idmint.formats.Flake128",

@@ -3,7 +3,7 @@ package io.idmint.spring;
 import io.idmint.GeneratorListener;
 import io.idmint.IdGenerator;
 import io.idmint.codes.CodeCodec;
-import io.idmint.codes.Codes;
+import io.idmint.codes.CodeSettings;
 import io.idmint.codes.Keys;
 import io.idmint.micrometer.IdmintMetrics;
 import io.idmint.segment.SegmentGenerator;
@@ -12,7 +12,10 @@ import io.idmint.spi.WorkerRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -25,6 +28,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * idmint's beans, each replaceable by one of the application's own. The generators are closed
@@ -38,13 +42,24 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(IdmintProperties.class)
 public class IdmintAutoConfiguration {
 
+    /**
+     * The datacenter's name: read from the environment, not bound as a property of
+     * {@link IdmintProperties}, since {@code idmint.datacenter} holds the datacenter's ID itself.
+     */
+    static final String DATACENTER_NAME = "idmint.datacenter.name";
+
     /** How often new segment tags get their meters. */
     static final Duration SEGMENT_METER_REFRESH = Duration.ofSeconds(10);
 
     @Bean
     @ConditionalOnMissingBean
-    IdmintSettings idmintSettings(IdmintProperties properties) {
-        return new IdmintSettings(properties);
+    IdmintSettings idmintSettings(IdmintProperties properties, Environment environment) {
+        if (environment.containsProperty("idmint.datacenter-name")) {
+            throw new IllegalArgumentException("idmint.datacenter-name is now "
+                    + "idmint.datacenter.name, the server's key datacenter.name: rename it");
+        }
+        return new IdmintSettings(properties,
+                environment.getProperty(DATACENTER_NAME));
     }
 
     @Bean(destroyMethod = "close")
@@ -93,24 +108,54 @@ public class IdmintAutoConfiguration {
         }
     }
 
-    /** The public codes codec, when idmint-codes is present and a key is configured. */
+    /**
+     * The public codes codec, when idmint-codes is present and codes are configured: a key (or
+     * key file), retired keys (refused without a current key) or development mode.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(CodeCodec.class)
-    @ConditionalOnExpression("'${idmint.codes.key:}' != '' or '${idmint.codes.key-file:}' != ''")
+    @ConditionalOnExpression("'${idmint.codes.key:}' != '' or '${idmint.codes.key-file:}' != ''"
+            + " or '${idmint.codes.old-keys:}' != '' or '${idmint.codes.dev:false}' != 'false'")
     static class CodesConfiguration {
+
+        private static final Log LOG = LogFactory.getLog(IdmintAutoConfiguration.class);
 
         @Bean
         @ConditionalOnMissingBean
         public CodeCodec idmintCodes(IdmintProperties properties) {
             IdmintProperties.Codes c = properties.getCodes();
             int version = IdmintSettings.read("codes.key-version", c.getKeyVersion(),
-                    IdmintSettings::whole);
-            byte[] key = c.getKey() != null && !c.getKey().isBlank()
-                    ? IdmintSettings.read("codes.key", c.getKey(), Keys::fromHex)
-                    : IdmintSettings.read("codes.key-file", c.getKeyFile(),
-                            f -> Keys.fromFile(Path.of(f)));
-            return IdmintSettings.read("codes.key-version", c.getKeyVersion(),
-                    v -> Codes.newBuilder().key(version, key).build());
+                    CodeSettings::keyVersion);
+            String hex = blankToNull(c.getKey());
+            if (hex != null) {
+                IdmintSettings.readSecret("codes.key", hex, Keys::fromHex);
+            }
+            String file = blankToNull(c.getKeyFile());
+            if (file != null) {
+                IdmintSettings.read("codes.key-file", file, f -> Keys.fromFile(Path.of(f)));
+            }
+            Map<Integer, String> old = blankToNull(c.getOldKeys()) == null ? null
+                    : IdmintSettings.readSecret("codes.old-keys", c.getOldKeys(),
+                            CodeSettings::oldKeys);
+            boolean dev = IdmintSettings.read("codes.dev", c.getDev(), IdmintSettings::bool);
+            CodeCodec codec;
+            try {
+                codec = CodeSettings.codec(hex, file == null ? null : Path.of(file), version, old,
+                        dev);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("idmint: " + e.getMessage(), e);
+            }
+            if (dev) {
+                LOG.warn("idmint.codes.dev is on: codes use a RANDOM key made at start (key "
+                        + "version " + version + "); they change on every restart and no other "
+                        + "process can decode them. Never use it in production: set "
+                        + "idmint.codes.key or idmint.codes.key-file.");
+            }
+            return codec;
+        }
+
+        private static String blankToNull(String s) {
+            return s == null || s.isBlank() ? null : s;
         }
     }
 

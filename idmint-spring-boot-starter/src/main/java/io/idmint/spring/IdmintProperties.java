@@ -26,11 +26,12 @@ public class IdmintProperties {
     private String layout = "snowflake";
     /** This node's datacenter ID. */
     private String datacenter = "0";
-    /** This datacenter's name (the server's datacenter.name); the registry refuses a second. */
-    private String datacenterName;
-    /** Preferred worker ID, taken when free; without it the registry picks one. */
+    /**
+     * Preferred worker ID, taken when free; ordinal: the N that ends the pod name (POD_NAME,
+     * else HOSTNAME, as in a StatefulSet's name-N); without it the registry picks one.
+     */
     private String worker;
-    /** How many worker IDs to lease and mint from at once, 1 to 1024. */
+    /** How many worker IDs to lease and mint from at once, 1 to 1024; auto: one per processor. */
     private String workers = "1";
     private final Clock clock = new Clock();
     private final Sequence sequence = new Sequence();
@@ -44,6 +45,16 @@ public class IdmintProperties {
         private String policy = "fail";
         /** How long a caller waits for a clock that is behind, 0 to 10s. */
         private String maxWait = "10ms";
+        /**
+         * The largest forward step of the wall clock followed at once; larger ones wait for the
+         * fleet clock check (or a minute) to confirm them.
+         */
+        private String maxForwardStep = "1s";
+        /**
+         * How far this node's clock may be from the fleet's (store clock or other holders'
+         * high-water marks) before it takes no worker.
+         */
+        private String maxSkew = "2s";
 
         public String getPolicy() {
             return policy;
@@ -60,11 +71,34 @@ public class IdmintProperties {
         public void setMaxWait(String maxWait) {
             this.maxWait = maxWait;
         }
+
+        public String getMaxForwardStep() {
+            return maxForwardStep;
+        }
+
+        public void setMaxForwardStep(String maxForwardStep) {
+            this.maxForwardStep = maxForwardStep;
+        }
+
+        public String getMaxSkew() {
+            return maxSkew;
+        }
+
+        public void setMaxSkew(String maxSkew) {
+            this.maxSkew = maxSkew;
+        }
     }
 
     public static class Sequence {
         /** How far ahead of the clock the sequence may borrow when a tick runs out, 0 to 1m. */
         private String maxLead = "0ms";
+        /**
+         * Where each tick's sequence starts: zero, or random below random-span (spreads id mod N
+         * at low rates).
+         */
+        private String start = "zero";
+        /** The span of a random start, 2 to the layout's IDs per tick. */
+        private String randomSpan = "16";
 
         public String getMaxLead() {
             return maxLead;
@@ -72,6 +106,22 @@ public class IdmintProperties {
 
         public void setMaxLead(String maxLead) {
             this.maxLead = maxLead;
+        }
+
+        public String getStart() {
+            return start;
+        }
+
+        public void setStart(String start) {
+            this.start = start;
+        }
+
+        public String getRandomSpan() {
+            return randomSpan;
+        }
+
+        public void setRandomSpan(String randomSpan) {
+            this.randomSpan = randomSpan;
         }
     }
 
@@ -208,6 +258,29 @@ public class IdmintProperties {
         private String keyFile;
         /** The version (0 to 31) codes are encrypted under. */
         private String keyVersion = "1";
+        /** Retired keys, still accepted for decoding: version:hex,version:hex. */
+        private String oldKeys;
+        /**
+         * Development only: a random key each start, so codes change on restart and decode
+         * nowhere else.
+         */
+        private String dev = "false";
+
+        public String getOldKeys() {
+            return oldKeys;
+        }
+
+        public void setOldKeys(String oldKeys) {
+            this.oldKeys = oldKeys;
+        }
+
+        public String getDev() {
+            return dev;
+        }
+
+        public void setDev(String dev) {
+            this.dev = dev;
+        }
 
         public String getKey() {
             return key;
@@ -288,14 +361,6 @@ public class IdmintProperties {
 
     public void setDatacenter(String datacenter) {
         this.datacenter = datacenter;
-    }
-
-    public String getDatacenterName() {
-        return datacenterName;
-    }
-
-    public void setDatacenterName(String datacenterName) {
-        this.datacenterName = datacenterName;
     }
 
     public String getWorker() {

@@ -4,6 +4,7 @@ import io.idmint.ClockPolicy;
 import io.idmint.GeneratorListener;
 import io.idmint.IdGenerator;
 import io.idmint.Layout;
+import io.idmint.SequenceStart;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
 import io.idmint.segment.RangeStores;
@@ -13,9 +14,11 @@ import io.idmint.segment.Segments;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.WorkerRegistry;
 import io.idmint.spi.support.Durations;
+import io.idmint.spi.support.NodeValues;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -29,9 +32,13 @@ import java.util.function.Function;
 final class IdmintSettings {
 
     private final IdmintProperties p;
+    /** {@code idmint.datacenter.name}, read apart: {@code idmint.datacenter} is a value too. */
+    private final String datacenterName;
 
-    IdmintSettings(IdmintProperties properties) {
+    /** @param datacenterName {@code idmint.datacenter.name}, or null */
+    IdmintSettings(IdmintProperties properties, String datacenterName) {
         this.p = properties;
+        this.datacenterName = datacenterName;
     }
 
     WorkerRegistry registry() {
@@ -44,17 +51,28 @@ final class IdmintSettings {
         set("layout", p.getLayout(), v -> b.layout(Layout.parse(v)));
         set("namespace", p.getNamespace(), b::namespace);
         set("datacenter", p.getDatacenter(), v -> b.datacenterId(whole(v)));
-        if (p.getDatacenterName() != null) {
-            set("datacenter-name", p.getDatacenterName(), b::datacenterName);
+        if (datacenterName != null) {
+            set("datacenter.name", datacenterName, b::datacenterName);
         }
         if (p.getWorker() != null) {
-            set("worker", p.getWorker(), v -> b.preferredWorkerId(whole(v)));
+            set("worker", p.getWorker(),
+                    v -> b.preferredWorkerId(NodeValues.worker(v, System.getenv())));
         }
-        set("workers", p.getWorkers(), v -> b.workers(whole(v)));
+        set("workers", p.getWorkers(), v -> b.workers(NodeValues.workers(v)));
         set("clock.policy", p.getClock().getPolicy(),
                 v -> b.clockPolicy(oneOf(ClockPolicy.class, v)));
         set("clock.max-wait", p.getClock().getMaxWait(),
                 v -> b.maxClockWait(Durations.parse(v)));
+        set("clock.max-forward-step", p.getClock().getMaxForwardStep(),
+                v -> b.maxForwardStep(Durations.parse(v)));
+        set("clock.max-skew", p.getClock().getMaxSkew(),
+                v -> b.maxClockSkew(Durations.parse(v)));
+        int span = read("sequence.random-span", p.getSequence().getRandomSpan(),
+                v -> (int) NodeValues.whole(v, 2, SequenceStart.MAX_SPAN,
+                        "a whole number from 2 to " + SequenceStart.MAX_SPAN));
+        set("sequence.start", p.getSequence().getStart(), v -> b.sequenceStart(
+                oneOf(Start.class, v) == Start.RANDOM
+                        ? SequenceStart.random(span, new SecureRandom()) : SequenceStart.zero()));
         set("sequence.max-lead", p.getSequence().getMaxLead(),
                 v -> b.maxLead(Durations.parse(v)));
         set("lease.ttl", p.getLease().getTtl(), v -> b.leaseTtl(Durations.parse(v)));
@@ -72,11 +90,18 @@ final class IdmintSettings {
                     + quoted("datacenter", p.getDatacenter()) + ", "
                     + quoted("worker", p.getWorker()) + ", "
                     + quoted("workers", p.getWorkers()) + ", "
+                    + quoted("sequence.start", p.getSequence().getStart()) + ", "
+                    + quoted("sequence.random-span", p.getSequence().getRandomSpan()) + ", "
                     + quoted("lease.ttl", p.getLease().getTtl()) + ", "
                     + quoted("lease.keepalive", p.getLease().getKeepalive()) + ", "
                     + quoted("lease.store-timeout", p.getLease().getStoreTimeout()) + ", "
                     + quoted("lease.reservation", p.getLease().getReservation()), e);
         }
+    }
+
+    /** The values of {@code idmint.sequence.start}. */
+    private enum Start {
+        ZERO, RANDOM
     }
 
     private static String quoted(String property, String value) {
@@ -130,6 +155,19 @@ final class IdmintSettings {
             return parse.apply(value.trim());
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("idmint." + property + " = '" + value + "': "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * As {@link #read}, for a value that holds key material ({@code codes.key},
+     * {@code codes.old-keys}): the failure names the property, never the value.
+     */
+    static <T> T readSecret(String property, String value, Function<String, T> parse) {
+        try {
+            return parse.apply(value.trim());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("idmint." + property + " (not shown): "
                     + e.getMessage(), e);
         }
     }

@@ -7,9 +7,12 @@ import io.idmint.LeaseState;
 import io.idmint.Snowflake;
 import io.idmint.WorkerRegistries;
 import io.idmint.codes.CodeCodec;
+import io.idmint.codes.Codes;
+import io.idmint.codes.Keys;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.WorkerRegistry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -25,7 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
 import org.springframework.util.ClassUtils;
 
 class IdmintAutoConfigurationTest {
@@ -144,6 +150,75 @@ class IdmintAutoConfigurationTest {
     }
 
     @Test
+    void serverValues_takeEffect_datacenterNameWorkersAutoRandomStart() {
+        runner().withPropertyValues("idmint.datacenter=3", "idmint.datacenter.name=eu-west",
+                "idmint.workers=auto", "idmint.sequence.start=random",
+                "idmint.sequence.random-span=64", "idmint.clock.max-forward-step=2s",
+                "idmint.clock.max-skew=5s").run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    IdGenerator ids = ctx.getBean(IdGenerator.class);
+                    assertThat(ids.layout().decode(ids.nextId()).datacenterId()).isEqualTo(3);
+                    assertThat(ids.status().workers())
+                            .hasSize(Runtime.getRuntime().availableProcessors());
+                });
+        // The datacenter holds its name: a second name for it is refused.
+        runner().withPropertyValues("idmint.datacenter=3", "idmint.datacenter.name=us-east")
+                .run(ctx -> assertThat(ctx).hasFailed().getFailure()
+                        .rootCause().hasMessageContaining("eu-west"));
+    }
+
+    @Test
+    void datacenterName_inYaml_beside_theDatacentersId() throws Exception {
+        String yaml = "idmint:\n  datacenter: 4\nidmint.datacenter.name: ap-south\n";
+        List<PropertySource<?>> sources = new YamlPropertySourceLoader().load("application.yml",
+                new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
+        runner().withInitializer(ctx -> sources.forEach(ctx.getEnvironment().getPropertySources()
+                ::addFirst)).run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    IdGenerator ids = ctx.getBean(IdGenerator.class);
+                    assertThat(ids.layout().decode(ids.nextId()).datacenterId()).isEqualTo(4);
+                });
+        // The name was taken for datacenter 4: another one for it is refused, naming it.
+        runner().withPropertyValues("idmint.datacenter=4", "idmint.datacenter.name=eu-north")
+                .run(ctx -> assertThat(ctx).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("ap-south"));
+    }
+
+    @Test
+    void oldDatacenterNameProperty_failsStartSayingItsNewName() {
+        runner().withPropertyValues("idmint.datacenter-name=eu-west").run(ctx -> assertThat(ctx)
+                .hasFailed().getFailure().rootCause().hasMessage("idmint.datacenter-name is now "
+                        + "idmint.datacenter.name, the server's key datacenter.name: rename it"));
+    }
+
+    @Test
+    void codesOldKeys_decodeTheRetiredKeysCodes_newCodesUseTheCurrentKey() {
+        String retired = "000102030405060708090a0b0c0d0e0f";
+        CodeCodec before = Codes.newBuilder().key(1, Keys.fromHex(retired)).build();
+        String old = before.encode(12345);
+        runner().withPropertyValues("idmint.codes.key=0f0e0d0c0b0a09080706050403020100",
+                "idmint.codes.key-version=2", "idmint.codes.old-keys=1:" + retired)
+                .run(ctx -> {
+                    CodeCodec codes = ctx.getBean(CodeCodec.class);
+                    assertThat(codes.decode(old)).isEqualTo(12345);
+                    assertThat(codes.encode(12345)).isNotEqualTo(old);
+                });
+        runner().withPropertyValues("idmint.codes.old-keys=1:" + retired).run(ctx -> assertThat(
+                ctx).hasFailed().getFailure().rootCause().hasMessageContaining(
+                        "codes.old-keys needs a current key as well"));
+    }
+
+    @Test
+    void codesDev_makesARandomKeyEachStart() {
+        List<String> codes = new ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            runner().withPropertyValues("idmint.codes.dev=true").run(ctx -> codes.add(
+                    ctx.getBean(CodeCodec.class).encode(12345)));
+        }
+        assertThat(codes).hasSize(2).doesNotHaveDuplicates();
+    }
+
+    @Test
     void codesKey_givesTheCodec() {
         runner().withPropertyValues("idmint.codes.key=000102030405060708090a0b0c0d0e0f")
                 .run(ctx -> {
@@ -185,11 +260,16 @@ class IdmintAutoConfigurationTest {
         "datacenter|-1",
         "datacenter|north",
         "datacenter|99",
-        "datacenter-name|bad name!",
+        "datacenter.name|bad name!",
         "worker|x",
         "worker|5000",
         "workers|0",
         "workers|many",
+        "workers|1025",
+        "clock.max-forward-step|0ms",
+        "clock.max-skew|forever",
+        "sequence.start|sideways",
+        "sequence.random-span|1",
         "clock.policy|sometimes",
         "clock.max-wait|forever",
         "clock.max-wait|1h",
@@ -207,11 +287,29 @@ class IdmintAutoConfigurationTest {
         "segment.fetch-timeout|-1s",
         "segment.auto-create|maybe",
         "segment.order|random",
-        "codes.key|zz",
         "codes.key-version|99",
         "codes.key-file|/no/such/key",
+        "codes.dev|maybe",
     })
     void badValue_failsStartupNamingThePropertyAndTheValue(String property, String value) {
+        assertThat(startupFailure(property, value)).contains("idmint." + property + " = '"
+                + value + "'");
+    }
+
+    @ParameterizedTest(name = "idmint.{0}=…")
+    @CsvSource(delimiter = '|', value = {
+        "codes.key|00010203040506070809",
+        "codes.old-keys|2:00010203040506070809",
+    })
+    void badKey_failsStartupNamingThePropertyButNeverTheKey(String property, String value) {
+        assertThat(startupFailure(property, value)).contains("idmint." + property
+                + " (not shown): ").contains("hex key has 20 characters")
+                .doesNotContain("00010203040506070809");
+    }
+
+    /** Every message in the start-up failure's chain, one per line. */
+    private String startupFailure(String property, String value) {
+        StringBuilder messages = new StringBuilder();
         ApplicationContextRunner r = runner().withPropertyValues("idmint." + property + "="
                 + value);
         if (property.startsWith("segment.") && !property.equals("segment.store")) {
@@ -222,13 +320,10 @@ class IdmintAutoConfigurationTest {
         }
         r.run(ctx -> {
             assertThat(ctx).hasFailed();
-            Throwable root = ctx.getStartupFailure();
-            StringBuilder messages = new StringBuilder();
-            for (Throwable t = root; t != null; t = t.getCause()) {
+            for (Throwable t = ctx.getStartupFailure(); t != null; t = t.getCause()) {
                 messages.append(t.getMessage()).append('\n');
             }
-            assertThat(messages.toString()).contains("idmint." + property + " = '" + value
-                    + "'");
         });
+        return messages.toString();
     }
 }

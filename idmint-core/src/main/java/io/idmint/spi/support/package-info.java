@@ -7,6 +7,8 @@
  * scheme), {@link io.idmint.spi.support.UriOptions} and {@link
  * io.idmint.spi.support.UriSecurity} (options and credentials in a store's URI), {@link
  * io.idmint.spi.support.Passwords}, {@link io.idmint.spi.support.Durations} and {@link
- * io.idmint.spi.support.Checks}. A backend may use them; the core's API does not expose them.
+ * io.idmint.spi.support.Checks}; and {@link io.idmint.spi.support.NodeValues}, a node's worker
+ * settings as the server and the Spring Boot starter both read them. A backend may use them; the
+ * core's API does not expose them.
  */
 package io.idmint.spi.support;

@@ -4,6 +4,7 @@ import io.idmint.ClockPolicy;
 import io.idmint.Layout;
 import io.idmint.SequenceStart;
 import io.idmint.Snowflake;
+import io.idmint.codes.CodeSettings;
 import io.idmint.segment.SegmentOrder;
 import io.idmint.segment.Segments;
 import io.idmint.server.ops.Logs;
@@ -232,7 +233,7 @@ public final class Config {
     public static final Key<java.util.SortedMap<Integer, String>> CODES_OLD_KEYS =
             key("codes.old-keys",
             null, "V:HEX,...", "retired codes keys, still accepted for decoding: "
-                    + "version:hex,version:hex; never printed", ConfigValues::oldKeys);
+                    + "version:hex,version:hex; never printed", CodeSettings::oldKeys);
     public static final Key<Boolean> CODES_DEV = key("codes.dev", "false", "BOOL",
             "development only: a random codes key each start, so codes change on restart",
             ConfigValues::bool);

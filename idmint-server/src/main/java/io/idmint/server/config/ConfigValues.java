@@ -1,16 +1,15 @@
 package io.idmint.server.config;
 
 import io.idmint.ClockPolicy;
+import io.idmint.codes.CodeSettings;
 import io.idmint.formats.Flake128;
 import io.idmint.segment.SegmentOrder;
 import io.idmint.spi.RangeStore;
+import io.idmint.spi.support.NodeValues;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -25,8 +24,7 @@ final class ConfigValues {
     static final Function<String, Integer> PORT =
             integer(0, 65535, "a port from 0 to 65535 (0: any free port)");
     /** A codes key version: the first symbol of a code. */
-    static final Function<String, Integer> KEY_VERSION =
-            integer(0, 31, "a key version from 0 to 31");
+    static final Function<String, Integer> KEY_VERSION = CodeSettings::keyVersion;
     /** A segment step: 1 to 2^40. */
     static final Function<String, Long> SEGMENT_STEP = number(1, RangeStore.MAX_STEP,
             "a whole number from 1 to " + RangeStore.MAX_STEP + " (2^40)");
@@ -43,19 +41,7 @@ final class ConfigValues {
      * @param expected what the message says was expected
      */
     static long number(String text, long min, long max, String expected) {
-        String s = text.trim();
-        long n = -1;
-        if (!s.isEmpty() && s.length() <= 19 && s.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            try {
-                n = Long.parseLong(s);
-            } catch (NumberFormatException e) {
-                n = -1;
-            }
-        }
-        if (n < min || n > max || n < 0) {
-            throw new IllegalArgumentException("expected " + expected);
-        }
-        return n;
+        return NodeValues.whole(text, min, max, expected);
     }
 
     /** {@link #number} from {@code min} to {@code max}, saying so when it is not. */
@@ -76,46 +62,14 @@ final class ConfigValues {
         return text -> (int) number(text, min, max, expected);
     }
 
-    /** A number of workers: 1 to 1024, or {@code auto} for one per available processor. */
+    /** A number of workers ({@link NodeValues#workers}). */
     static int workers(String text) {
-        if (text.trim().equalsIgnoreCase("auto")) {
-            return Runtime.getRuntime().availableProcessors();
-        }
-        return (int) number(text, 1, 1024,
-                "a whole number from 1 to 1024, or auto (one per available processor)");
+        return NodeValues.workers(text);
     }
 
-    /** The pod name ends in {@code -N}: a StatefulSet's ordinal, no sign, no leading zero. */
-    private static final Pattern ORDINAL = Pattern.compile(".*-(0|[1-9][0-9]{0,8})");
-
-    /**
-     * The preferred worker: a whole number, or {@code ordinal} for the {@code N} that ends the
-     * pod name (a StatefulSet names its pods {@code <set>-0}, {@code <set>-1}, …), read from
-     * {@code POD_NAME}, else {@code HOSTNAME}. The registry still claims it; whether it fits the
-     * layout is checked where the layout is known.
-     */
+    /** The preferred worker ({@link NodeValues#worker}): a whole number, or {@code ordinal}. */
     static int worker(String text, Map<String, String> env) {
-        if (!text.trim().equals("ordinal")) {
-            return (int) number(text, 0, Integer.MAX_VALUE,
-                    "a whole number from 0, or ordinal (the N ending POD_NAME or HOSTNAME)");
-        }
-        String variable = present(env.get("POD_NAME")) ? "POD_NAME" : "HOSTNAME";
-        String name = env.get(variable);
-        if (!present(name)) {
-            throw new IllegalArgumentException("ordinal needs the pod name in POD_NAME or "
-                    + "HOSTNAME, and neither is set");
-        }
-        java.util.regex.Matcher m = ORDINAL.matcher(name.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("ordinal: " + variable + " '" + name
-                    + "' does not end in -N (a StatefulSet pod is named <set>-<ordinal>, "
-                    + "such as idmint-3)");
-        }
-        return Integer.parseInt(m.group(1));
-    }
-
-    private static boolean present(String value) {
-        return value != null && !value.isBlank();
+        return NodeValues.worker(text, env);
     }
 
     static ClockPolicy clockPolicy(String text) {
@@ -285,30 +239,6 @@ final class ConfigValues {
     static String codesKey(String text) {
         io.idmint.codes.Keys.fromHex(text);
         return text.strip();
-    }
-
-    /** {@code version:hex,version:hex}; messages never repeat the hex. */
-    static SortedMap<Integer, String> oldKeys(String text) {
-        SortedMap<Integer, String> keys = new TreeMap<>();
-        for (String entry : text.split(",")) {
-            String e = entry.strip();
-            int colon = e.indexOf(':');
-            if (colon < 0) {
-                throw new IllegalArgumentException("expected version:hex entries separated by "
-                        + "commas, such as 1:<32 or 64 hex digits>");
-            }
-            int version = KEY_VERSION.apply(e.substring(0, colon));
-            if (keys.containsKey(version)) {
-                throw new IllegalArgumentException("key version " + version + " appears twice");
-            }
-            try {
-                keys.put(version, codesKey(e.substring(colon + 1)));
-            } catch (IllegalArgumentException x) {
-                throw new IllegalArgumentException("key version " + version + ": "
-                        + x.getMessage(), x);
-            }
-        }
-        return Collections.unmodifiableSortedMap(keys);
     }
 
     /** A 128-bit flake worker: a whole number below 2^48, or a MAC address. */

@@ -2,8 +2,7 @@ package io.idmint.server.mint;
 
 import io.idmint.IdParts;
 import io.idmint.codes.CodeCodec;
-import io.idmint.codes.Codes;
-import io.idmint.codes.Keys;
+import io.idmint.codes.CodeSettings;
 import io.idmint.formats.Flake128;
 import io.idmint.formats.FormatGenerator;
 import io.idmint.formats.ObjectId;
@@ -60,48 +59,20 @@ public final class CodesAndFormats {
         boolean dev = Boolean.TRUE.equals(config.get(Config.CODES_DEV));
         int version = config.get(Config.CODES_KEY_VERSION);
         Map<Integer, String> old = config.get(Config.CODES_OLD_KEYS);
-        if (hex != null && file != null) {
-            throw new IllegalArgumentException("set codes.key or codes.key-file, not both");
-        }
-        if (dev && (hex != null || file != null)) {
-            throw new IllegalArgumentException("codes.dev makes up a random key; it cannot be "
-                    + "combined with codes.key or codes.key-file: unset codes.dev");
-        }
-        if (hex == null && file == null && !dev) {
-            if (old != null) {
-                throw new IllegalArgumentException("codes.old-keys needs a current key as well: "
-                        + "set codes.key or codes.key-file");
-            }
-            return null;
-        }
-        if (dev && !allowDev) {
+        if (dev && !allowDev && hex == null && file == null) {
             throw new IllegalArgumentException("codes.dev makes a new random key each run, so "
                     + "codes from another run cannot be decoded; set codes.key or "
                     + "codes.key-file to the key that made them");
         }
-        if (old != null && old.containsKey(version)) {
-            throw new IllegalArgumentException("codes.old-keys has key version " + version
-                    + ", which is codes.key-version, the current key's: give each key its own "
-                    + "version");
+        CodeCodec codec = CodeSettings.codec(hex, file, version, old, dev);
+        if (dev) {
+            warn.accept("WARNING: codes.dev is on: codes use a RANDOM key made at start (key "
+                    + "version " + version + ").");
+            warn.accept("WARNING: codes change on every restart and no other process can "
+                    + "decode them. Never use codes.dev in production: set codes.key or "
+                    + "codes.key-file.");
         }
-        byte[] key = dev ? Keys.generate() : hex != null ? Keys.fromHex(hex) : Keys.fromFile(file);
-        try {
-            Codes builder = Codes.newBuilder().key(version, key);
-            if (old != null) {
-                old.forEach((v, k) -> builder.key(v, Keys.fromHex(k)));
-            }
-            CodeCodec codec = builder.currentVersion(version).build();
-            if (dev) {
-                warn.accept("WARNING: codes.dev is on: codes use a RANDOM key made at start (key "
-                        + "version " + version + ").");
-                warn.accept("WARNING: codes change on every restart and no other process can "
-                        + "decode them. Never use codes.dev in production: set codes.key or "
-                        + "codes.key-file.");
-            }
-            return codec;
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new IllegalArgumentException("codes: " + e.getMessage(), e);
-        }
+        return codec;
     }
 
     /** The codec, or null when codes are not configured. */
