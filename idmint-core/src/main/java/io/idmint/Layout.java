@@ -249,6 +249,42 @@ public final class Layout {
     }
 
     /**
+     * The IDs whose time falls in {@code [from, to)}: every ID this layout gives a moment in that
+     * window is in the range, so {@code WHERE id >= from AND id < to} misses none of them. The
+     * bounds are whole ticks (the first tick the window touches, the first tick after it): with
+     * ticks longer than 1 ms, IDs of the moments before {@code from} or from {@code to} on that
+     * share its tick match too. The time is the one the ID carries, which {@code
+     * sequence.max-lead} may set a little ahead of the clock that minted it.
+     *
+     * @throws IllegalArgumentException when {@code from} is not before {@code to}, {@code from}
+     *     is before the epoch, {@code to} reaches past the layout's last tick, or the layout is
+     *     {@link #unsigned()} (its IDs do not sort as signed numbers)
+     */
+    public IdRange range(Instant from, Instant to) {
+        if (unsigned()) {
+            throw new IllegalArgumentException("layout " + name() + " uses all 64 bits: its IDs "
+                    + "do not sort as signed numbers, so no range of them is a time window");
+        }
+        if (!from.isBefore(to)) {
+            throw new IllegalArgumentException("the window's start " + from + " is not before "
+                    + "its end " + to);
+        }
+        if (from.toEpochMilli() < epochMillis) {
+            throw new IllegalArgumentException(from + " is before layout " + name()
+                    + "'s epoch " + Instant.ofEpochMilli(epochMillis) + ": no ID has that time");
+        }
+        // The last moment in the window is just before its end.
+        long last = tickOf(to.minusNanos(1).toEpochMilli());
+        if (last >= maxTick()) {
+            throw new IllegalArgumentException(to + " reaches the last tick of layout " + name()
+                    + ", which runs out at " + exhaustion() + "; end the window before "
+                    + Instant.ofEpochMilli(millisOf(maxTick())));
+        }
+        int timeShift = shift[Field.TIME.ordinal()];
+        return new IdRange(tickOf(from.toEpochMilli()) << timeShift, (last + 1) << timeShift);
+    }
+
+    /**
      * Builds an ID from its parts.
      *
      * @throws IllegalArgumentException naming the field whose value does not fit

@@ -191,6 +191,90 @@ class LayoutTest {
         return max == 0 ? 0 : Math.floorMod(rnd.nextLong(), max + 1);
     }
 
+    /**
+     * A time window's ID range misses no ID of a moment in the window, and takes in no ID of a
+     * moment more than a tick outside it: every preset that mints, and random layouts with ticks
+     * from 1 ms to 1 s and epochs from 2000 to 2030.
+     */
+    @Test
+    void range_missesNoIdOfTheWindow_andTakesInNoneMoreThanATickOutside() {
+        Random rnd = new Random(7);
+        List<Layout> layouts = new ArrayList<>();
+        for (Layout p : Layout.presets()) {
+            if (!p.unsigned() && p.exhaustionMillis() > T2026) {
+                layouts.add(p);
+            }
+        }
+        String[] ticks = {"1ms", "7ms", "10ms", "1s"};
+        for (int i = 0; i < 40; i++) {
+            Layout fields = randomLayout(rnd);
+            String spec = fields.spec().replaceAll(",tick=[^,]*", "")
+                    .replaceAll(",epoch=[^,]*", "");
+            long epoch = Instant.parse("2000-01-01T00:00:00Z").toEpochMilli()
+                    + (long) (rnd.nextDouble() * 30 * 365.25 * 86_400_000L);
+            Layout l = Layout.parse(spec + ",tick=" + ticks[rnd.nextInt(ticks.length)] + ",epoch="
+                    + Instant.ofEpochMilli(epoch));
+            if (l.exhaustionMillis() > T2026 + 86_400_000L * 400) {
+                layouts.add(l);
+            }
+        }
+        assertThat(layouts).hasSizeGreaterThan(20);
+        for (Layout l : layouts) {
+            for (int w = 0; w < 50; w++) {
+                long start = Math.max(l.epochMillis(), T2026 - rnd.nextInt(86_400_000));
+                Instant from = Instant.ofEpochMilli(start).plusNanos(rnd.nextInt(1_000_000));
+                Instant to = from.plusNanos(1 + (long) (rnd.nextDouble() * 3_600_000_000_000L));
+                IdRange r = l.range(from, to);
+                long spanNanos = to.toEpochMilli() - from.toEpochMilli() + 4 * l.tickMillis();
+                for (int k = 0; k < 200; k++) {
+                    // A moment from two ticks before the window to two ticks after it.
+                    Instant m = from.minusMillis(2 * l.tickMillis())
+                            .plusMillis((long) (rnd.nextDouble() * spanNanos));
+                    long tick = l.tickOf(m.toEpochMilli());
+                    if (tick < 0) {
+                        continue; // before the epoch: no ID has that time
+                    }
+                    long id = l.compose(tick, rnd.nextLong(l.maxValue(Field.DATACENTER) + 1),
+                            rnd.nextLong(l.maxValue(Field.WORKER) + 1),
+                            rnd.nextLong(l.maxValue(Field.SHARD) + 1),
+                            rnd.nextLong(l.maxValue(Field.SEQUENCE) + 1));
+                    boolean inWindow = !m.isBefore(from) && m.isBefore(to);
+                    if (inWindow) {
+                        assertThat(r.contains(id)).as("%s: %s in [%s, %s)", l, m, from, to)
+                                .isTrue();
+                    }
+                    if (r.contains(id)) {
+                        assertThat(m).as("%s: %s matched [%s, %s)", l, m, from, to)
+                                .isAfter(from.minusMillis(l.tickMillis()))
+                                .isBefore(to.plusMillis(l.tickMillis()));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void range_refusesWhatNoIdCanHave_namingIt() {
+        Layout l = Layout.SNOWFLAKE;
+        Instant epoch = Instant.ofEpochMilli(l.epochMillis());
+        assertThat(l.range(epoch, epoch.plusMillis(1)))
+                .isEqualTo(new IdRange(0, 1L << l.shift(Field.TIME)));
+        assertThatThrownBy(() -> l.range(epoch.minusMillis(1), epoch.plusSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(epoch.minusMillis(1) + " is before layout snowflake's epoch " + epoch
+                        + ": no ID has that time");
+        Instant t = Instant.parse("2026-11-29T10:00:00Z");
+        assertThatThrownBy(() -> l.range(t, t)).hasMessage("the window's start " + t
+                + " is not before its end " + t);
+        assertThatThrownBy(() -> l.range(t, l.exhaustion().plusSeconds(1)))
+                .hasMessageStartingWith(l.exhaustion().plusSeconds(1) + " reaches the last tick "
+                        + "of layout snowflake, which runs out at " + l.exhaustion());
+        assertThatThrownBy(() -> Layout.DISCORD.range(t, t.plusSeconds(1)))
+                .hasMessageContaining("uses all 64 bits");
+    }
+
+    private static final long T2026 = Instant.parse("2026-11-29T00:00:00Z").toEpochMilli();
+
     static Layout randomLayout(Random rnd) {
         int time = 20 + rnd.nextInt(24);
         List<String> parts = new ArrayList<>();

@@ -27,6 +27,7 @@ class PublicApiTest {
                 "io.idmint.IdCodec",
                 "io.idmint.IdGenerator",
                 "io.idmint.IdParts",
+                "io.idmint.IdRange",
                 "io.idmint.IdUnavailableException",
                 "io.idmint.IdUnavailableException.Reason",
                 "io.idmint.Layout",

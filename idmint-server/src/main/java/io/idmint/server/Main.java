@@ -11,6 +11,7 @@ import io.idmint.server.cli.Invocation;
 import io.idmint.server.cli.LayoutCommand;
 import io.idmint.server.cli.MigrateCommand;
 import io.idmint.server.cli.NextCommand;
+import io.idmint.server.cli.RangeCommand;
 import io.idmint.server.cli.RegistryCommand;
 import io.idmint.server.cli.SegmentCommand;
 import io.idmint.server.cli.SqlCommand;
@@ -92,7 +93,8 @@ public final class Main {
     }
 
     /** The commands, in the order of the help. */
-    private static final List<String> COMMANDS = List.of("next", "decode", "layout", "serve",
+    private static final List<String> COMMANDS = List.of("next", "decode", "layout", "range",
+            "serve",
             "registry", "segment", "sql", "migrate", "config", "health");
 
     /**
@@ -106,6 +108,8 @@ public final class Main {
                     Config.DECODE_KEYS);
             case "layout" -> ConfigOptions.addTo(new CommandLine(new LayoutCommand(invocation)),
                     LayoutCommand.KEYS);
+            case "range" -> ConfigOptions.addTo(new CommandLine(new RangeCommand(invocation)),
+                    RangeCommand.KEYS);
             case "serve" -> ServeCommand.commandLine(invocation);
             case "registry" -> ConfigOptions.addTo(new CommandLine(
                     new RegistryCommand(invocation)),
