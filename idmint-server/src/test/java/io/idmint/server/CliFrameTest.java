@@ -84,8 +84,8 @@ class CliFrameTest {
         assertThat(Main.commandLine(inv, "next").getSubcommands()).containsOnlyKeys("next");
         assertThat(Main.commandLine(inv, "segment").getSubcommands()).containsOnlyKeys("segment");
         assertThat(Main.commandLine(inv, "nexxt").getSubcommands()).containsOnlyKeys("help",
-                "next", "decode", "layout", "serve", "registry", "segment", "sql", "migrate",
-                "config", "health");
-        assertThat(Main.commandLine(inv, "--help").getSubcommands()).hasSize(11);
+                "next", "decode", "layout", "range", "serve", "registry", "segment", "sql",
+                "migrate", "config", "health");
+        assertThat(Main.commandLine(inv, "--help").getSubcommands()).hasSize(12);
     }
 }
