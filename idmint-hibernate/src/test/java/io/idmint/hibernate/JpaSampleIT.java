@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntConsumer;
 import org.hibernate.SessionFactory;
 import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.AfterAll;
@@ -81,31 +82,18 @@ class JpaSampleIT {
     void eightThreads_saveOrdersAndInvoices_noDuplicateKey_idsFromThisWorker() throws Exception {
         PurchaseOrders orders = app.getBean(PurchaseOrders.class);
         Invoices invoices = app.getBean(Invoices.class);
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                int thread = t;
-                done.add(pool.submit(() -> {
-                    for (int batch = 0; batch < ROWS / 500; batch++) {
-                        List<PurchaseOrder> o = new ArrayList<>();
-                        List<Invoice> i = new ArrayList<>();
-                        for (int r = 0; r < 500; r++) {
-                            o.add(new PurchaseOrder("item-" + thread + "-" + batch + "-" + r));
-                            i.add(new Invoice("inv-" + thread + "-" + batch + "-" + r));
-                        }
-                        orders.saveAll(o);
-                        invoices.saveAll(i);
-                    }
-                    return null;
-                }));
+        onThreads(thread -> {
+            for (int batch = 0; batch < ROWS / 500; batch++) {
+                List<PurchaseOrder> o = new ArrayList<>();
+                List<Invoice> i = new ArrayList<>();
+                for (int r = 0; r < 500; r++) {
+                    o.add(new PurchaseOrder("item-" + thread + "-" + batch + "-" + r));
+                    i.add(new Invoice("inv-" + thread + "-" + batch + "-" + r));
+                }
+                orders.saveAll(o);
+                invoices.saveAll(i);
             }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
+        });
         JdbcTemplate sql = app.getBean(JdbcTemplate.class);
         long total = (long) THREADS * ROWS;
         // Other tests add rows of their own: count this test's.
@@ -145,26 +133,13 @@ class JpaSampleIT {
             throws Exception {
         Shipments shipments = app.getBean(Shipments.class);
         int perThread = 250;
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                int thread = t;
-                done.add(pool.submit(() -> {
-                    List<Shipment> s = new ArrayList<>();
-                    for (int r = 0; r < perThread; r++) {
-                        s.add(new Shipment("dest-" + thread + "-" + r));
-                    }
-                    shipments.saveAll(s);
-                    return null;
-                }));
+        onThreads(thread -> {
+            List<Shipment> s = new ArrayList<>();
+            for (int r = 0; r < perThread; r++) {
+                s.add(new Shipment("dest-" + thread + "-" + r));
             }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
+            shipments.saveAll(s);
+        });
         JdbcTemplate sql = app.getBean(JdbcTemplate.class);
         int total = THREADS * perThread;
         List<Map<String, Object>> rows = sql.queryForList("select id, number, event_id, "
@@ -220,5 +195,22 @@ class JpaSampleIT {
         assertThatThrownBy(() -> tickets.save(new Ticket()))
                 .hasRootCauseInstanceOf(UnknownTagException.class)
                 .rootCause().hasMessageContaining("ticket");
+    }
+
+    /** Runs {@code work} on {@link #THREADS} threads at once, each with its number; waits. */
+    private static void onThreads(IntConsumer work) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> work.accept(thread)));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
     }
 }
