@@ -15,16 +15,14 @@ public interface IdBatch {
 
     /** A batch of a whole array. */
     static IdBatch of(long[] ids) {
-        return new IdBatch() {
-            @Override
-            public long[] ids() {
-                return ids;
-            }
+        return new Whole(ids);
+    }
 
-            @Override
-            public int count() {
-                return ids.length;
-            }
-        };
+    /** Every ID of an array. */
+    record Whole(long[] ids) implements IdBatch {
+        @Override
+        public int count() {
+            return ids.length;
+        }
     }
 }

@@ -9,6 +9,7 @@ import io.idmint.segment.SegmentOrder;
 import io.idmint.segment.Segments;
 import io.idmint.server.ops.Logs;
 import io.idmint.spi.support.Durations;
+import io.idmint.spi.support.NodeValues;
 import io.idmint.spi.support.Providers;
 import java.io.IOException;
 import java.io.StringReader;
@@ -113,10 +114,10 @@ public final class Config {
                     + "(POD_NAME, else HOSTNAME, as in a StatefulSet's name-N); without it, 0 "
                     + "(the registry picks another when 0 is held or ahead of the clock); at most "
                     + "the layout's largest worker ID",
-            ConfigValues::worker);
+            NodeValues::worker);
     public static final Key<Integer> WORKERS = key("workers", "1", "N|auto",
             "worker IDs serve leases and mints from in parallel, 1 to 1024; auto: one per "
-                    + "available processor", ConfigValues::workers);
+                    + "available processor", NodeValues::workers);
     public static final Key<String> REGISTRY = key("registry", "static:", "URI",
             "worker registry: static:, etcd://…, zk://…, jdbc:…", ConfigValues::text);
     public static final Key<List<String>> STATIC_PEERS = key("static.peers", null, "HOST:PORT,…",

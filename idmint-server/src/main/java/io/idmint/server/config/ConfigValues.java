@@ -62,16 +62,6 @@ final class ConfigValues {
         return text -> (int) number(text, min, max, expected);
     }
 
-    /** A number of workers ({@link NodeValues#workers}). */
-    static int workers(String text) {
-        return NodeValues.workers(text);
-    }
-
-    /** The preferred worker ({@link NodeValues#worker}): a whole number, or {@code ordinal}. */
-    static int worker(String text, Map<String, String> env) {
-        return NodeValues.worker(text, env);
-    }
-
     static ClockPolicy clockPolicy(String text) {
         return switch (text.trim().toLowerCase(Locale.ROOT)) {
             case "fail" -> ClockPolicy.FAIL;

@@ -11,6 +11,7 @@ import io.idmint.server.config.Config.Key;
 import io.idmint.server.config.Config.Setting;
 import io.idmint.server.harness.Cli;
 import io.idmint.spi.support.Durations;
+import io.idmint.spi.support.NodeValues;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,12 +53,12 @@ class ConfigTest {
     @Test
     void workers_aWholeNumberFrom1To1024_orAutoForOnePerProcessor() {
         assertThat(Config.load(Map.of(), Map.of(), null).get(Config.WORKERS)).isEqualTo(1);
-        assertThat(ConfigValues.workers("auto"))
+        assertThat(NodeValues.workers("auto"))
                 .isEqualTo(Runtime.getRuntime().availableProcessors());
-        assertThat(ConfigValues.workers(" 8 ")).isEqualTo(8);
-        assertThat(ConfigValues.workers("1024")).isEqualTo(1024);
+        assertThat(NodeValues.workers(" 8 ")).isEqualTo(8);
+        assertThat(NodeValues.workers("1024")).isEqualTo(1024);
         for (String bad : new String[] {"0", "1025", "-1", "two", ""}) {
-            assertThatThrownBy(() -> ConfigValues.workers(bad)).as(bad)
+            assertThatThrownBy(() -> NodeValues.workers(bad)).as(bad)
                     .hasMessage("expected a whole number from 1 to 1024, or auto (one per "
                             + "available processor)");
         }
@@ -347,14 +348,14 @@ class ConfigTest {
 
     @Test
     void worker_aNumberOrThePodOrdinal_fromPodNameElseHostname() {
-        assertThat(ConfigValues.worker(" 7 ", Map.of())).isEqualTo(7);
-        assertThat(ConfigValues.worker("ordinal", Map.of("POD_NAME", "idmint-0",
+        assertThat(NodeValues.worker(" 7 ", Map.of())).isEqualTo(7);
+        assertThat(NodeValues.worker("ordinal", Map.of("POD_NAME", "idmint-0",
                 "HOSTNAME", "idmint-9"))).isZero();
-        assertThat(ConfigValues.worker("ordinal", Map.of("HOSTNAME", "idmint-east-12")))
+        assertThat(NodeValues.worker("ordinal", Map.of("HOSTNAME", "idmint-east-12")))
                 .isEqualTo(12);
-        assertThat(ConfigValues.worker("ordinal", Map.of("POD_NAME", " ", "HOSTNAME",
+        assertThat(NodeValues.worker("ordinal", Map.of("POD_NAME", " ", "HOSTNAME",
                 "a-3"))).isEqualTo(3);
-        assertThat(ConfigValues.worker("ordinal", Map.of("HOSTNAME", "s-999999999")))
+        assertThat(NodeValues.worker("ordinal", Map.of("HOSTNAME", "s-999999999")))
                 .isEqualTo(999_999_999);
     }
 
@@ -362,14 +363,14 @@ class ConfigTest {
     void worker_badPodNames_failNamingTheVariableAndValue() {
         for (String bad : new String[] {"idmint", "idmint-", "idmint-01", "idmint-x",
             "idmint-3a", "idmint-+1", "idmint-1234567890", "7"}) {
-            assertThatThrownBy(() -> ConfigValues.worker("ordinal", Map.of("POD_NAME", bad)))
+            assertThatThrownBy(() -> NodeValues.worker("ordinal", Map.of("POD_NAME", bad)))
                     .as(bad).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("POD_NAME '" + bad + "' does not end in -N");
         }
-        assertThatThrownBy(() -> ConfigValues.worker("ordinal", Map.of()))
+        assertThatThrownBy(() -> NodeValues.worker("ordinal", Map.of()))
                 .hasMessageContaining("neither is set");
         for (String bad : new String[] {"-1", "ordinal-1", "Ordinal", "", "2147483648"}) {
-            assertThatThrownBy(() -> ConfigValues.worker(bad, Map.of())).as(bad)
+            assertThatThrownBy(() -> NodeValues.worker(bad, Map.of())).as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("or ordinal");
         }
