@@ -159,6 +159,42 @@ public class IdmintAutoConfiguration {
         }
     }
 
+    /**
+     * The filler of idmint-entity's {@code @IdmintId} and {@code @IdmintSegment} fields, when
+     * idmint-entity is present: Spring Data JDBC ({@link DataJdbcIds}) and idmint-mybatis fill
+     * entities with it.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.idmint.entity.EntityIds")
+    static class EntityConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        public io.idmint.entity.EntityIds idmintEntityIds(ObjectProvider<IdGenerator> ids,
+                ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store,
+                BeanFactory beans) {
+            CodeCodec codes = ApplicationCodes.of(beans);
+            return io.idmint.entity.EntityIds.newBuilder().ids(ids.getIfUnique())
+                    .segments(segments.getIfUnique()).store(store.getIfUnique())
+                    .codes(codes == null ? null : codes::encode).build();
+        }
+
+        /** Spring Data JDBC's aggregates, filled before they are converted for an insert. */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = "org.springframework.data.relational.core.mapping.event."
+                + "BeforeConvertCallback")
+        static class DataJdbc {
+
+            @Bean
+            @ConditionalOnMissingBean
+            public DataJdbcIds idmintDataJdbcIds(io.idmint.entity.EntityIds entities,
+                    ObjectProvider<org.springframework.data.relational.core.mapping
+                            .RelationalMappingContext> context) {
+                return new DataJdbcIds(entities, context);
+            }
+        }
+    }
+
     /** Micrometer meters, when idmint-micrometer is present. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({IdmintMetrics.class, MeterBinder.class})

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
@@ -305,6 +306,34 @@ class IdmintAutoConfigurationTest {
         assertThat(startupFailure(property, value)).contains("idmint." + property
                 + " (not shown): ").contains("hex key has 20 characters")
                 .doesNotContain("00010203040506070809");
+    }
+
+    static class Voucher {
+        @io.idmint.entity.IdmintId(code = true)
+        String code;
+        @io.idmint.entity.IdmintSegment("voucher")
+        Long number;
+    }
+
+    @Test
+    void entityIds_drawFromTheApplicationsBeans_andDataJdbcOnlyWithSpringDataJdbc() {
+        runner().withPropertyValues("idmint.codes.key=000102030405060708090a0b0c0d0e0f",
+                "idmint.segment.store=jdbc:h2:mem:vouchers;DB_CLOSE_DELAY=-1").run(ctx -> {
+                    assertThat(ctx).hasNotFailed().hasSingleBean(DataJdbcIds.class);
+                    Voucher v = ctx.getBean(io.idmint.entity.EntityIds.class).fill(new Voucher());
+                    IdGenerator ids = ctx.getBean(IdGenerator.class);
+                    assertThat(ids.layout().decode(ctx.getBean(CodeCodec.class).decode(v.code))
+                            .workerId()).isEqualTo(ids.status().workerId());
+                    assertThat(v.number).isEqualTo(1L);
+                });
+        runner().withClassLoader(new FilteredClassLoader(
+                org.springframework.data.relational.core.mapping.event.BeforeConvertCallback.class))
+                .run(ctx -> assertThat(ctx).hasNotFailed()
+                        .hasSingleBean(io.idmint.entity.EntityIds.class)
+                        .doesNotHaveBean(DataJdbcIds.class));
+        runner().withClassLoader(new FilteredClassLoader(io.idmint.entity.EntityIds.class))
+                .run(ctx -> assertThat(ctx).hasNotFailed()
+                        .doesNotHaveBean(io.idmint.entity.EntityIds.class));
     }
 
     /** Every message in the start-up failure's chain, one per line. */

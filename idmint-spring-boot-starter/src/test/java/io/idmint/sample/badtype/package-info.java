@@ -1,0 +1,2 @@
+/** A Spring Data JDBC application that must fail to start (DataJdbcSampleIT). */
+package io.idmint.sample.badtype;

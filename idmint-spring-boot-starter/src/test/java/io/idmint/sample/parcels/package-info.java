@@ -1,0 +1,2 @@
+/** A Spring Data JDBC sample application whose aggregates idmint keys (DataJdbcSampleIT). */
+package io.idmint.sample.parcels;
