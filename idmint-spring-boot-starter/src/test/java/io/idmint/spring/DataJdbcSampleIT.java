@@ -13,14 +13,12 @@ import io.idmint.sample.parcels.Parcels;
 import io.idmint.sample.parcels.Stamp;
 import io.idmint.sample.parcels.Stamps;
 import io.idmint.testkit.EtcdCluster;
+import io.idmint.testkit.Together;
 import io.idmint.testkit.fixture.PostgresServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,7 +70,7 @@ class DataJdbcSampleIT {
     void eightThreads_everyRowKeyed_unique_dense_andDecodingToTheWorker() throws Exception {
         JdbcTemplate sql = app.getBean(JdbcTemplate.class);
         long before = sql.queryForObject("select count(*) from parcel", Long.class);
-        onThreads(THREADS, () -> save(app, ROWS));
+        Together.run(THREADS, () -> save(app, ROWS));
 
         long total = (long) THREADS * ROWS;
         Map<String, Object> counts = sql.queryForMap("select count(*) n, count(distinct id) ids,"
@@ -138,7 +136,7 @@ class DataJdbcSampleIT {
                     Long.class);
 
             int rows = ROWS / 2;
-            onThreads(2, () -> save(a, rows), () -> save(b, rows));
+            Together.run(2, () -> save(a, rows), () -> save(b, rows));
 
             long total = before + 4L * rows;
             assertThat(sql.queryForMap("select count(distinct id) ids, count(distinct label) "
@@ -198,24 +196,6 @@ class DataJdbcSampleIT {
             }
             parcels.saveAll(p);
             assertThat(stamps.saveAll(s)).extracting(Stamp::id).doesNotContainNull();
-        }
-    }
-
-    /** Runs {@code copies} copies of each task at once and waits for all of them. */
-    private static void onThreads(int copies, Runnable... tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(copies * tasks.length);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (Runnable task : tasks) {
-                for (int i = 0; i < copies; i++) {
-                    done.add(pool.submit(task));
-                }
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
         }
     }
 }

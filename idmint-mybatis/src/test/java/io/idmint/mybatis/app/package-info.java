@@ -1,0 +1,2 @@
+/** A MyBatis sample application whose rows idmint keys (MybatisSampleIT). */
+package io.idmint.mybatis.app;
