@@ -110,4 +110,42 @@ class SqlCommandIT {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("shard_id CONSTANT bigint := 10;");
     }
+
+    @Test
+    void functions_boundAWindowOfMintedIds_asIdmintRangeDoes() throws Exception {
+        String url = pg.createDatabase("functions");
+        assertThat(Cli.run("sql", "install", "--layout", "instagram", "--schema", "shop",
+                "--shard", "3", "--jdbc-url", url).exitCode()).isZero();
+        Cli.Result functions = Cli.run("sql", "functions", "--layout", "instagram",
+                "--jdbc-url", url);
+        assertThat(functions.exitCode()).as(functions.err()).isZero();
+        assertThat(functions.err()).contains("installed idmint_time(), idmint_shard(), "
+                + "idmint_sequence(), idmint_lo(), idmint_hi() for layout time=41,shard=13");
+
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
+            s.execute("create table orders (id bigint primary key default shop.next_id(), "
+                    + "made timestamptz not null default clock_timestamp())");
+            for (int i = 0; i < 50; i++) {
+                s.execute("insert into orders default values");
+            }
+            // Every row in the window [its own time, an hour later) by the ID alone.
+            try (ResultSet r = s.executeQuery("select count(*), count(*) filter (where "
+                    + "idmint_shard(id) = 3 and abs(extract(epoch from idmint_time(id) - made)) "
+                    + "< 1), count(*) filter (where id >= idmint_lo(made - interval '1 ms') and "
+                    + "id < idmint_hi(made + interval '1 ms')) from orders")) {
+                r.next();
+                assertThat(r.getLong(2)).isEqualTo(r.getLong(1));
+                assertThat(r.getLong(3)).isEqualTo(r.getLong(1)).isEqualTo(50);
+            }
+            Cli.Result range = Cli.run("range", "--layout", "instagram", "--from",
+                    "2026-11-01T00:00:00Z", "--to", "2026-12-01T00:00:00Z", "--json");
+            try (ResultSet r = s.executeQuery("select idmint_lo('2026-11-01T00:00:00Z'), "
+                    + "idmint_hi('2026-12-01T00:00:00Z')")) {
+                r.next();
+                assertThat(range.out()).contains("\"id_from\":\"" + r.getLong(1) + "\"")
+                        .contains("\"id_to\":\"" + r.getLong(2) + "\"");
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package io.idmint.server.cli;
 
 import io.idmint.Layout;
+import io.idmint.jdbc.shardid.LayoutFunctions;
 import io.idmint.jdbc.shardid.ShardIdFunction;
 import io.idmint.jdbc.shardid.ShardIdFunctions;
 import io.idmint.jdbc.shardid.ShardIdFunctions.Verification;
@@ -27,9 +28,12 @@ import picocli.CommandLine.Spec;
  * it; a database that cannot be reached, or a function that does not match, exits 1.
  */
 @Command(name = "sql", mixinStandardHelpOptions = true,
-        description = {"Installs or verifies an ID function inside PostgreSQL.",
-            "  install  creates <schema>.next_id() for one shard (--print: show the SQL only)",
-            "  verify   checks an installed function against the layout, minting one probe ID"})
+        description = {"Installs or verifies ID functions inside a database.",
+            "  install    creates <schema>.next_id() for one shard in PostgreSQL (--print: "
+                + "show the SQL only)",
+            "  verify     checks an installed function against the layout, minting one probe ID",
+            "  functions  creates idmint_time(id), idmint_worker(id), …, idmint_lo(ts) and "
+                + "idmint_hi(ts) for the layout, in PostgreSQL or MySQL/MariaDB"})
 public final class SqlCommand implements Runnable {
 
     /** The configuration keys both actions read. */
@@ -47,6 +51,8 @@ public final class SqlCommand implements Runnable {
         CommandLine sql = new CommandLine(new SqlCommand());
         sql.addSubcommand(ConfigOptions.addTo(new CommandLine(new Install(invocation)), KEYS));
         sql.addSubcommand(ConfigOptions.addTo(new CommandLine(new Verify(invocation)), KEYS));
+        sql.addSubcommand(ConfigOptions.addTo(new CommandLine(new Functions(invocation)),
+                List.of(Config.LAYOUT)));
         return sql;
     }
 
@@ -235,6 +241,81 @@ public final class SqlCommand implements Runnable {
                 out.flush();
             }
             return ExitCode.OK;
+        }
+    }
+
+    @Command(name = "functions", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Creates (or replaces) SQL functions that read the layout's IDs: "
+                    + "idmint_time(id), one per field (idmint_datacenter, idmint_worker, "
+                    + "idmint_shard, idmint_sequence), and idmint_lo(ts)/idmint_hi(ts), so that "
+                    + "WHERE id >= idmint_lo(a) AND id < idmint_hi(b) selects the window [a, b).")
+    static final class Functions implements Callable<Integer> {
+
+        private final Invocation invocation;
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--dialect", paramLabel = "D", description = "postgresql or mysql "
+                + "(MySQL and MariaDB); default: from --jdbc-url")
+        String dialect;
+
+        @Option(names = "--schema", paramLabel = "S", description = "the schema (PostgreSQL) "
+                + "or database (MySQL) to create them in; default: the connection's")
+        String schema;
+
+        @Option(names = "--jdbc-url", paramLabel = "URL",
+                description = "jdbc:postgresql:…, jdbc:mysql:… or jdbc:mariadb:…")
+        String jdbcUrl;
+
+        @Option(names = "--print", description = "print the SQL for review; change nothing")
+        boolean print;
+
+        Functions(Invocation invocation) {
+            this.invocation = invocation;
+        }
+
+        @Override
+        public Integer call() throws SQLException {
+            Config config = ConfigOptions.load(spec, invocation.env());
+            LayoutFunctions.Dialect d = dialect();
+            LayoutFunctions f = LayoutFunctions.of(config.get(Config.LAYOUT), d, schema);
+            if (print) {
+                PrintWriter out = spec.commandLine().getOut();
+                out.print(f.script());
+                out.flush();
+                return ExitCode.OK;
+            }
+            if (jdbcUrl == null) {
+                throw new IllegalArgumentException("--jdbc-url is missing (or --print to show "
+                        + "the SQL)");
+            }
+            String where = jdbcUrl.split("[?]", 2)[0].replaceFirst("//[^/@]*@", "//");
+            try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+                f.install(c);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot install the functions at " + where + ": "
+                        + e.getMessage(), e);
+            }
+            spec.commandLine().getErr().println("idmint: installed " + String.join("(), ",
+                    f.functionNames()) + "() for layout " + f.layout().spec() + " at " + where);
+            return ExitCode.OK;
+        }
+
+        private LayoutFunctions.Dialect dialect() {
+            if (dialect != null) {
+                return switch (dialect.toLowerCase(Locale.ROOT)) {
+                    case "postgresql", "postgres" -> LayoutFunctions.Dialect.POSTGRESQL;
+                    case "mysql", "mariadb" -> LayoutFunctions.Dialect.MYSQL;
+                    default -> throw new IllegalArgumentException("--dialect '" + dialect
+                            + "' is neither postgresql nor mysql");
+                };
+            }
+            if (jdbcUrl == null) {
+                throw new IllegalArgumentException("--dialect is missing: give --dialect "
+                        + "postgresql|mysql, or --jdbc-url");
+            }
+            return LayoutFunctions.Dialect.ofUrl(jdbcUrl);
         }
     }
 }

@@ -82,4 +82,36 @@ class SqlCommandTest {
         assertThat(Cli.run("sql").exitCode()).isEqualTo(2);
         assertThat(Cli.run("sql", "install", "--print").err()).contains("--schema");
     }
+
+    @Test
+    void functionsPrint_writesEachFunctionForTheLayoutAndDialect() {
+        Cli.Result pg = Cli.run("sql", "functions", "--print", "--dialect", "postgresql",
+                "--layout", "instagram", "--schema", "ids");
+        assertThat(pg.exitCode()).as(pg.err()).isZero();
+        assertThat(pg.out()).contains("CREATE OR REPLACE FUNCTION ids.idmint_time(id bigint)")
+                .contains("ids.idmint_shard(id bigint)").contains("ids.idmint_sequence(")
+                .doesNotContain("idmint_worker").contains("ids.idmint_lo(ts timestamptz)")
+                .contains("ids.idmint_hi(ts timestamptz)");
+
+        Cli.Result mysql = Cli.run("sql", "functions", "--print", "--dialect", "mysql");
+        assertThat(mysql.exitCode()).as(mysql.err()).isZero();
+        assertThat(mysql.out()).contains("DELIMITER //").contains("CREATE FUNCTION "
+                + "idmint_worker(id BIGINT)").contains("idmint_lo(ts DATETIME(6))")
+                .endsWith("DELIMITER ;\n");
+    }
+
+    @Test
+    void functions_badInput_exits2NamingIt() {
+        assertThat(Cli.run("sql", "functions", "--print").err())
+                .contains("--dialect is missing");
+        assertThat(Cli.run("sql", "functions", "--print", "--dialect", "oracle").err())
+                .contains("--dialect 'oracle' is neither postgresql nor mysql");
+        Cli.Result r = Cli.run("sql", "functions", "--jdbc-url", "jdbc:sqlite:x.db");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("'jdbc:sqlite:x.db' is neither jdbc:postgresql:");
+        assertThat(Cli.run("sql", "functions", "--print", "--dialect", "mysql", "--schema",
+                "a;b").err()).contains("schema 'a;b' is not a plain identifier");
+        assertThat(Cli.run("sql", "functions", "--dialect", "mysql").err())
+                .contains("--jdbc-url is missing");
+    }
 }
