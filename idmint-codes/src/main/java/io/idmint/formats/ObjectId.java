@@ -5,6 +5,7 @@ import static io.idmint.spi.support.Checks.requireUnset;
 
 import io.idmint.TimeSource;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
@@ -88,6 +89,26 @@ public record ObjectId(long seconds, long random, int counter) implements Compar
         Hex.write(out, 8, random, 10);
         Hex.write(out, 18, counter, 6);
         return new String(out);
+    }
+
+    /**
+     * The ObjectIds of the time window {@code [from, to)}: every ObjectId whose second is in the
+     * window sorts at or above {@code from} and below {@code to}. The bounds are whole seconds,
+     * the ObjectId's tick: ObjectIds of a second the window only partly covers match too.
+     *
+     * @throws IllegalArgumentException when {@code from} is not before {@code to}, or either is
+     *     outside the 32-bit seconds field (1970 to 2106-02-07)
+     */
+    public static Bounds<ObjectId> range(Instant from, Instant to) {
+        Bounds.requireWindow(from, to);
+        long first = from.getEpochSecond();
+        long after = to.minusNanos(1).getEpochSecond() + 1;
+        if (first < 0 || after > MAX_SECONDS) {
+            throw new IllegalArgumentException("[" + from + ", " + to + ") is outside the "
+                    + "ObjectId seconds field (1970-01-01 to "
+                    + Instant.ofEpochSecond(MAX_SECONDS) + ")");
+        }
+        return new Bounds<>(new ObjectId(first, 0, 0), new ObjectId(after, 0, 0));
     }
 
     /** The creation second, in milliseconds since the Unix epoch. */

@@ -4,6 +4,7 @@ import static io.idmint.spi.support.Checks.requireUnset;
 
 import io.idmint.TimeSource;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.random.RandomGenerator;
@@ -37,6 +38,9 @@ import java.util.random.RandomGenerator;
  */
 public final class UuidV7 {
 
+    /** The last millisecond the 48-bit field holds. */
+    private static final long MAX_MILLIS = (1L << 48) - 1;
+
     private UuidV7() {
     }
 
@@ -57,6 +61,32 @@ public final class UuidV7 {
                     + "variant 2, RFC 9562)");
         }
         return uuid.getMostSignificantBits() >>> 16;
+    }
+
+    /**
+     * The UUIDv7s of the time window {@code [from, to)}: every version 7 UUID whose millisecond
+     * is in the window sorts (bytewise, as PostgreSQL's {@code uuid}) at or above {@code from}
+     * and below {@code to}, whoever minted it. The bounds are the lowest UUIDv7 of the window's
+     * first millisecond and of the first millisecond after it.
+     *
+     * @throws IllegalArgumentException when {@code from} is not before {@code to}, or either is
+     *     outside the 48-bit millisecond field (1970 to 10889)
+     */
+    public static Bounds<UUID> range(Instant from, Instant to) {
+        Bounds.requireWindow(from, to);
+        long first = from.toEpochMilli();
+        long after = to.minusNanos(1).toEpochMilli() + 1;
+        if (first < 0 || after > MAX_MILLIS) {
+            throw new IllegalArgumentException("[" + from + ", " + to + ") is outside the "
+                    + "UUIDv7 millisecond field (1970-01-01 to " + Instant.ofEpochMilli(MAX_MILLIS)
+                    + ")");
+        }
+        return new Bounds<>(lowest(first), lowest(after));
+    }
+
+    /** The lowest version 7 UUID of a millisecond: rand_a and rand_b zero. */
+    private static UUID lowest(long millis) {
+        return new UUID(millis << 16 | 0x7000L, Long.MIN_VALUE);
     }
 
     /**

@@ -30,6 +30,7 @@ class PublicApiTest {
                 "io.idmint.codes.CodeSettings",
                 "io.idmint.codes.Codes",
                 "io.idmint.codes.Keys",
+                "io.idmint.formats.Bounds",
                 "io.idmint.formats.Flake128",
                 "io.idmint.formats.Flake128.Builder",
                 "io.idmint.formats.FormatGenerator",

@@ -177,4 +177,29 @@ class ObjectIdTest {
                 .hasMessage("ObjectId generator: the clock reads 4294967296, outside the format's "
                         + "time range 0 to 2^32-1 s");
     }
+
+    @Test
+    void range_holdsEveryObjectIdOfTheWindow_andNoneOutside() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        for (int i = 0; i < 2_000; i++) {
+            java.time.Instant[] window = Windows.random(random);
+            java.time.Instant from = window[0];
+            java.time.Instant to = window[1];
+            Bounds<ObjectId> b = ObjectId.range(from, to);
+            long first = from.getEpochSecond();
+            long last = to.minusNanos(1).getEpochSecond();
+            for (long s : new long[] {first, last, first + random.nextLong(last - first + 1)}) {
+                ObjectId o = new ObjectId(s, random.nextLong(ObjectId.MAX_RANDOM + 1),
+                        random.nextInt(ObjectId.MAX_COUNTER + 1));
+                assertThat(o.toHexString()).isGreaterThanOrEqualTo(b.from().toHexString())
+                        .isLessThan(b.to().toHexString());
+            }
+            assertThat(new ObjectId(first - 1, ObjectId.MAX_RANDOM, ObjectId.MAX_COUNTER))
+                    .isLessThan(b.from());
+            assertThat(new ObjectId(last + 1, 0, 0)).isEqualTo(b.to());
+        }
+        assertThatThrownBy(() -> ObjectId.range(java.time.Instant.ofEpochSecond(
+                ObjectId.MAX_SECONDS), java.time.Instant.ofEpochSecond(ObjectId.MAX_SECONDS + 1)))
+                .hasMessageContaining("outside the ObjectId seconds field");
+    }
 }

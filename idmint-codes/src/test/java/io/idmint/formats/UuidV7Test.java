@@ -201,4 +201,42 @@ class UuidV7Test {
             return tail;
         }
     }
+
+    /** Bytewise, as PostgreSQL compares {@code uuid}: unsigned halves. */
+    private static int bytewise(UUID a, UUID b) {
+        int high = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+        return high != 0 ? high
+                : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
+    }
+
+    /** Any version 7 UUID of a millisecond: random rand_a and rand_b. */
+    private static UUID anyAt(long millis, SplittableRandom random) {
+        return new UUID(millis << 16 | 0x7000L | random.nextLong(1 << 12),
+                Long.MIN_VALUE | random.nextLong() >>> 2);
+    }
+
+    @Test
+    void range_holdsEveryUuidOfTheWindow_andNoneOutside() {
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 2_000; i++) {
+            java.time.Instant[] window = Windows.random(random);
+            java.time.Instant from = window[0];
+            java.time.Instant to = window[1];
+            Bounds<UUID> b = UuidV7.range(from, to);
+            long first = from.toEpochMilli();
+            long last = to.minusNanos(1).toEpochMilli();
+            for (long m : new long[] {first, last, first + random.nextLong(last - first + 1)}) {
+                UUID u = anyAt(m, random);
+                assertThat(bytewise(u, b.from())).as("%s in %s", u, b).isGreaterThanOrEqualTo(0);
+                assertThat(bytewise(u, b.to())).as("%s in %s", u, b).isNegative();
+                assertThat(UuidV7.timestampMillis(b.from())).isEqualTo(first);
+            }
+            assertThat(bytewise(anyAt(first - 1, random), b.from())).isNegative();
+            assertThat(bytewise(anyAt(last + 1, random), b.to())).isGreaterThanOrEqualTo(0);
+        }
+        assertThatThrownBy(() -> UuidV7.range(java.time.Instant.EPOCH.minusSeconds(1),
+                java.time.Instant.EPOCH)).hasMessageContaining("outside the UUIDv7 millisecond");
+        assertThatThrownBy(() -> UuidV7.range(java.time.Instant.EPOCH, java.time.Instant.EPOCH))
+                .hasMessageContaining("is not before its end");
+    }
 }

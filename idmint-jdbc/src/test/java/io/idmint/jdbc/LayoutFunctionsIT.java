@@ -99,6 +99,34 @@ class LayoutFunctionsIT {
         }
     }
 
+    /** {@code UuidV7.range} bounds as PostgreSQL's {@code uuid} type compares. */
+    @org.junit.jupiter.api.Test
+    void postgres_uuidColumn_uuidV7RangeSelectsExactlyTheWindow() throws SQLException {
+        SplittableRandom random = new SplittableRandom(3);
+        Instant from = Instant.parse("2026-11-24T00:00:00Z");
+        Instant to = Instant.parse("2026-11-25T00:00:00Z");
+        List<java.util.UUID> uuids = new ArrayList<>();
+        int inside = 0;
+        for (int i = 0; i < 10_000; i++) {
+            long millis = from.toEpochMilli() - 3_600_000L + random.nextLong(30 * 3_600_000L);
+            inside += millis >= from.toEpochMilli() && millis < to.toEpochMilli() ? 1 : 0;
+            uuids.add(new java.util.UUID(millis << 16 | 0x7000L | random.nextLong(1 << 12),
+                    Long.MIN_VALUE | random.nextLong() >>> 2));
+        }
+        var bounds = io.idmint.formats.UuidV7.range(from, to);
+        try (Connection c = DriverManager.getConnection(pg.url());
+             PreparedStatement q = c.prepareStatement("select count(*) from unnest(?::uuid[]) u"
+                     + " where u >= ?::uuid and u < ?::uuid")) {
+            q.setArray(1, c.createArrayOf("uuid", uuids.toArray()));
+            q.setString(2, bounds.from().toString());
+            q.setString(3, bounds.to().toString());
+            try (ResultSet r = q.executeQuery()) {
+                r.next();
+                assertThat(r.getLong(1)).isEqualTo(inside).isPositive();
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("layouts")
     void mariadb_readsAndBoundsIdsAsJavaDoes(Layout layout) throws SQLException {

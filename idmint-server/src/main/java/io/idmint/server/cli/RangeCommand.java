@@ -2,6 +2,9 @@ package io.idmint.server.cli;
 
 import io.idmint.IdRange;
 import io.idmint.Layout;
+import io.idmint.formats.Bounds;
+import io.idmint.formats.ObjectId;
+import io.idmint.formats.UuidV7;
 import io.idmint.server.config.Config;
 import io.idmint.server.config.Config.Setting;
 import io.idmint.server.json.Json;
@@ -11,6 +14,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,8 +23,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code idmint range --from T --to T}: the IDs of a time window, as the bounds of a query on
- * the ID's own index ({@link Layout#range}).
+ * {@code idmint range --from T --to T [--kind K]}: the IDs of a time window, as the bounds of a
+ * query on the ID's own index ({@link Layout#range}, {@link UuidV7#range}, {@link
+ * ObjectId#range}).
  */
 @Command(name = "range", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Prints the IDs of a time window [from, to): WHERE id >= FROM AND id < TO "
@@ -44,6 +49,11 @@ public final class RangeCommand implements Callable<Integer> {
             description = "the window's end, exclusive, written as --from")
     String to;
 
+    @Option(names = "--kind", paramLabel = "KIND", defaultValue = "snowflake",
+            description = "snowflake (the layout's IDs, default), uuid7 (any RFC 9562 version 7 "
+                    + "UUID) or objectid (any MongoDB ObjectId)")
+    String kind;
+
     @Option(names = "--json", description = "print one JSON object instead, for scripts")
     boolean json;
 
@@ -55,11 +65,41 @@ public final class RangeCommand implements Callable<Integer> {
     public Integer call() {
         Config config = ConfigOptions.load(spec, invocation.env(),
                 Map.<Config.Key<?>, Setting>of());
-        Layout layout = config.get(Config.LAYOUT);
         Instant start = instant("--from", from);
         Instant end = instant("--to", to);
-        IdRange r = layout.range(start, end);
         PrintWriter out = spec.commandLine().getOut();
+        String k = kind.toLowerCase(Locale.ROOT);
+        if (!k.equals("snowflake")) {
+            Bounds<?> b = switch (k) {
+                case "uuid7" -> UuidV7.range(start, end);
+                case "objectid" -> ObjectId.range(start, end);
+                default -> throw new IllegalArgumentException("--kind must be snowflake, uuid7 "
+                        + "or objectid, got '" + kind + "'");
+            };
+            String lo = b.from() instanceof ObjectId o ? o.toHexString() : b.from().toString();
+            String hi = b.to() instanceof ObjectId o ? o.toHexString() : b.to().toString();
+            if (json) {
+                out.println(new Json().add("kind", k).add("from", start.toString())
+                        .add("to", end.toString()).add("id_from", lo).add("id_to", hi));
+            } else {
+                out.println("kind    " + k);
+                out.println("window  [" + start + ", " + end + ")");
+                out.println("ids     [" + lo + ", " + hi + ")");
+                if (k.equals("uuid7")) {
+                    out.println("sql     WHERE id >= '" + lo + "' AND id < '" + hi + "'");
+                    out.println("note    bounds are whole milliseconds, compared bytewise as "
+                            + "PostgreSQL's uuid does");
+                } else {
+                    out.println("query   {_id: {$gte: ObjectId('" + lo + "'), $lt: ObjectId('"
+                            + hi + "')}}");
+                    out.println("note    bounds are whole seconds, the ObjectId's tick");
+                }
+            }
+            out.flush();
+            return ExitCode.OK;
+        }
+        Layout layout = config.get(Config.LAYOUT);
+        IdRange r = layout.range(start, end);
         if (json) {
             out.println(new Json().add("layout", layout.spec()).add("from", start.toString())
                     .add("to", end.toString()).add("id_from", Long.toString(r.from()))

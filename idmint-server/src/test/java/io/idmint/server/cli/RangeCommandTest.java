@@ -58,4 +58,32 @@ class RangeCommandTest {
         assertThat(empty.err()).contains("is not before its end");
         assertThat(bad.out() + early.out() + empty.out()).isEmpty();
     }
+
+    @Test
+    void range_uuid7AndObjectId_boundEveryIdOfTheWindow_andAnUnknownKindExits2() {
+        Cli.Result uuid = Cli.run("range", "--from", "2026-11-24", "--to", "2026-11-25",
+                "--kind", "uuid7", "--json");
+        assertThat(uuid.exitCode()).as(uuid.err()).isZero();
+        long first = Instant.parse("2026-11-24T00:00:00Z").toEpochMilli();
+        long after = Instant.parse("2026-11-25T00:00:00Z").toEpochMilli();
+        assertThat(uuid.out()).contains("\"kind\":\"uuid7\"")
+                .contains("\"id_from\":\"" + new java.util.UUID(first << 16 | 0x7000L,
+                        Long.MIN_VALUE) + "\"")
+                .contains("\"id_to\":\"" + new java.util.UUID(after << 16 | 0x7000L,
+                        Long.MIN_VALUE) + "\"");
+
+        Cli.Result oid = Cli.run("range", "--from", "2026-11-24T00:00:00.5Z", "--to",
+                "2026-11-24T00:00:01.5Z", "--kind", "objectid");
+        assertThat(oid.exitCode()).as(oid.err()).isZero();
+        long seconds = first / 1000;
+        assertThat(oid.out()).contains("ids     [" + Long.toHexString(seconds)
+                + "0000000000000000, " + Long.toHexString(seconds + 2) + "0000000000000000)")
+                .contains("$gte: ObjectId(").contains("whole seconds");
+
+        Cli.Result bad = Cli.run("range", "--from", "2026-11-24", "--to", "2026-11-25",
+                "--kind", "ulid");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--kind must be snowflake, uuid7 or objectid, got 'ulid'");
+        assertThat(bad.out()).isEmpty();
+    }
 }
