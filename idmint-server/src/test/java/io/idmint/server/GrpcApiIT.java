@@ -19,6 +19,7 @@ import io.grpc.stub.MetadataUtils;
 import io.idmint.GeneratorStatus;
 import io.idmint.IdGenerator;
 import io.idmint.IdParts;
+import io.idmint.IdRange;
 import io.idmint.Layout;
 import io.idmint.LeaseState;
 import io.idmint.Snowflake;
@@ -30,6 +31,8 @@ import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.IdServiceGrpc.IdServiceBlockingStub;
 import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextIdsResponse;
+import io.idmint.grpc.v1.RangeRequest;
+import io.idmint.grpc.v1.RangeResponse;
 import io.idmint.grpc.v1.StreamIdsRequest;
 import io.idmint.server.api.Access;
 import io.idmint.server.api.IdService;
@@ -321,6 +324,32 @@ class GrpcApiIT {
             assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
             assertThat(e.getStatus().getDescription()).startsWith("ID ");
         }
+    }
+
+    @Test
+    void range_boundsAWindow_asIdmintRange_andRefusesBadTimesNamingTheField() throws Exception {
+        serve(Layout.SNOWFLAKE, noAccess(), MAX);
+
+        RangeResponse r = blocking().range(RangeRequest.newBuilder().setFrom("2026-11-24")
+                .setTo("2026-11-25").build());
+        IdRange expected = Layout.SNOWFLAKE.range(java.time.Instant.parse(
+                "2026-11-24T00:00:00Z"), java.time.Instant.parse("2026-11-25T00:00:00Z"));
+        assertThat(r.getKind()).isEqualTo("snowflake");
+        assertThat(r.getLayout()).isEqualTo(Layout.SNOWFLAKE.spec());
+        assertThat(r.getIdFrom()).isEqualTo(Long.toString(expected.from()));
+        assertThat(r.getIdTo()).isEqualTo(Long.toString(expected.to()));
+        RangeResponse u = blocking().range(RangeRequest.newBuilder().setFrom("2026-11-24")
+                .setTo("2026-11-25").setKind("uuid7").build());
+        assertThat(u.getIdFrom()).isEqualTo("01a20ada-2c00-7000-8000-000000000000");
+        assertThat(u.getLayout()).isEmpty();
+
+        StatusRuntimeException missing = failure(() -> blocking().range(
+                RangeRequest.newBuilder().setFrom("2026-11-24").build()));
+        assertThat(missing.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(missing.getStatus().getDescription()).contains("missing RangeRequest.to");
+        StatusRuntimeException early = failure(() -> blocking().range(RangeRequest.newBuilder()
+                .setFrom("2020-01-01").setTo("2020-01-02").build()));
+        assertThat(early.getStatus().getDescription()).contains("is before layout");
     }
 
     // ---------------------------------------------------------------- Not ready

@@ -152,6 +152,11 @@ class OpenApiIT {
         sample(samples, http, "/api/v1/uuids", "/api/v1/uuids?count=2", 200, api);
         sample(samples, http, "/api/v1/objectids", "/api/v1/objectids?count=2", 200, api);
         sample(samples, http, "/api/v1/flakes", "/api/v1/flakes", 503, api);
+        sample(samples, http, "/api/v1/range", "/api/v1/range?from=2026-11-24&to=2026-11-25",
+                200, api);
+        sample(samples, http, "/api/v1/range",
+                "/api/v1/range?from=2026-11-24&to=2026-11-25&kind=uuid7", 200, api);
+        sample(samples, http, "/api/v1/range", "/api/v1/range?from=2026-11-24", 400, api);
         sample(samples, http, "/api/v1/segments", "/api/v1/segments", 200, admin);
         Http.Response created = http.send("POST", "/api/v1/segments",
                 HttpRequest.BodyPublishers.ofString("{\"tag\":\"order\",\"start\":1,\"step\":10}"),

@@ -4,6 +4,7 @@ import io.idmint.IdCodec;
 import io.idmint.IdParts;
 import io.idmint.codes.CodeCodec;
 import io.idmint.server.mint.CodesAndFormats;
+import io.idmint.server.mint.TimeWindows;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import java.util.List;
@@ -285,6 +286,31 @@ public final class Calls {
             return ids.decode(id);
         } catch (IllegalArgumentException e) {
             throw new ApiException(Problem.MALFORMED_ID, e.getMessage());
+        }
+    }
+
+    /**
+     * Range: the IDs of the time window {@code [from, to)} as query bounds: the layout's IDs, or
+     * any UUIDv7 or ObjectId ({@code kind}).
+     *
+     * @param from the window's start: an ISO-8601 instant or a date (midnight UTC)
+     * @param to its end, exclusive, written the same way
+     * @param kind snowflake (or null), uuid7 or objectid
+     * @param fromName how the message names {@code from}, e.g. {@code from} or {@code
+     *     RangeRequest.from}; {@code to}'s is the same with {@code to}
+     * @throws ApiException BAD_PARAMETER naming the value: absent or unreadable times, an
+     *     unknown kind, a window that holds no ID (empty, before the epoch, past the end)
+     */
+    public TimeWindows.Window range(String from, String to, String kind, String fromName,
+            String toName) {
+        RequestPipeline.required(from, "missing " + fromName + ": the window's start, such as "
+                + "2026-11-24 or 2026-11-24T00:00:00Z");
+        RequestPipeline.required(to, "missing " + toName + ": the window's end, exclusive");
+        try {
+            return TimeWindows.of(ids.layout(), kind, TimeWindows.instant(fromName, from),
+                    TimeWindows.instant(toName, to));
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(Problem.BAD_PARAMETER, e.getMessage());
         }
     }
 

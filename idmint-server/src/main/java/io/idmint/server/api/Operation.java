@@ -18,7 +18,9 @@ public enum Operation {
     NEXT_FLAKES("NextFlakes", true, false),
     NEXT_SEGMENT_IDS("NextSegmentIds", true, false),
     CREATE_SEGMENT("CreateSegment", false, true),
-    LIST_SEGMENTS("ListSegments", false, true);
+    LIST_SEGMENTS("ListSegments", false, true),
+    /** The IDs of a time window: arithmetic on the layout, nothing minted or revealed. */
+    RANGE("Range", false, false);
 
     private static final Operation[] ALL = values();
 

@@ -29,6 +29,8 @@ import io.idmint.grpc.v1.NextObjectIdsResponse;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
 import io.idmint.grpc.v1.NextUuidsRequest;
 import io.idmint.grpc.v1.NextUuidsResponse;
+import io.idmint.grpc.v1.RangeRequest;
+import io.idmint.grpc.v1.RangeResponse;
 import io.idmint.grpc.v1.SegmentTag;
 import io.idmint.grpc.v1.StreamIdsRequest;
 import io.idmint.server.api.ApiException;
@@ -40,6 +42,7 @@ import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.api.SegmentService;
 import io.idmint.server.api.Waits;
 import io.idmint.server.mint.CodesAndFormats;
+import io.idmint.server.mint.TimeWindows;
 import io.idmint.server.ops.Metrics;
 import io.idmint.spi.TagInfo;
 import java.io.IOException;
@@ -192,6 +195,19 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         unary(out, () -> {
             return parts(ops.decode(request.hasId(), request.getId(),
                     "missing id: set DecodeRequest.id")).build();
+        });
+    }
+
+    @Override
+    public void range(RangeRequest request, StreamObserver<RangeResponse> out) {
+        unary(out, () -> {
+            TimeWindows.Window w = ops.range(request.getFrom().isEmpty() ? null
+                    : request.getFrom(), request.getTo().isEmpty() ? null : request.getTo(),
+                    request.getKind().isEmpty() ? null : request.getKind(), "RangeRequest.from",
+                    "RangeRequest.to");
+            RangeResponse.Builder b = RangeResponse.newBuilder().setKind(w.kind())
+                    .setIdFrom(w.idFrom()).setIdTo(w.idTo());
+            return (w.layout() == null ? b : b.setLayout(w.layout())).build();
         });
     }
 

@@ -14,6 +14,7 @@ import io.idmint.server.api.RequestPipeline;
 import io.idmint.server.json.ApiJson;
 import io.idmint.server.json.JsonBytes;
 import io.idmint.server.mint.CodesAndFormats;
+import io.idmint.server.mint.TimeWindows;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -78,6 +79,14 @@ final class IdEndpoints {
             }
             case CODE_PARTS -> {
                 return Responses.sent(decodeCode(req));
+            }
+            case RANGE -> {
+                Map<String, String> params = Query.params(req.query(), "from", "to", "kind");
+                TimeWindows.Window w = calls.range(params.get("from"), params.get("to"),
+                        params.get("kind"), "from", "to");
+                return Responses.sent(json(req.response(), out.reset().raw(JsonBytes.ascii(
+                        ApiJson.window(w.kind(), w.layout(), w.from().toString(),
+                                w.to().toString(), w.idFrom(), w.idTo())))));
             }
             case CODES -> {
                 calls.served(Operation.NEXT_CODES);

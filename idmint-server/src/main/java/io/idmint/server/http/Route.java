@@ -16,6 +16,8 @@ public enum Route {
     UUIDS("/api/v1/uuids", Operation.NEXT_UUIDS),
     OBJECTIDS("/api/v1/objectids", Operation.NEXT_OBJECT_IDS),
     FLAKES("/api/v1/flakes", Operation.NEXT_FLAKES),
+    /** The IDs of a time window, as query bounds. */
+    RANGE("/api/v1/range", Operation.RANGE),
     STATUS("/api/v1/status", null),
     /** GET lists the segment tags, POST creates one ({@link Operation#CREATE_SEGMENT}). */
     SEGMENTS("/api/v1/segments", Operation.LIST_SEGMENTS),
@@ -111,6 +113,8 @@ public enum Route {
                 return OBJECTIDS;
             case "/api/v1/flakes":
                 return FLAKES;
+            case "/api/v1/range":
+                return RANGE;
             case "/api/v1/status":
                 return STATUS;
             case "/api/v1/segments":

@@ -37,6 +37,20 @@ public final class ApiJson {
     private ApiJson() {
     }
 
+    /**
+     * {@code idmint range --json} and {@code GET /api/v1/range}: {@code {"kind":…,"layout":…,
+     * "from":…,"to":…,"id_from":…,"id_to":…}}, {@code layout} only for the layout's own IDs.
+     */
+    public static String window(String kind, String layout, String from, String to,
+            String idFrom, String idTo) {
+        Json json = new Json().add("kind", kind);
+        if (layout != null) {
+            json.add("layout", layout);
+        }
+        return json.add("from", from).add("to", to).add("id_from", idFrom).add("id_to", idTo)
+                .toString();
+    }
+
     public static String iso(long unixMillis) {
         return ISO_MILLIS.format(Instant.ofEpochMilli(unixMillis));
     }

@@ -38,7 +38,8 @@ class RangeCommandTest {
         Layout l = Layout.SONYFLAKE;
         long from = l.compose(l.tickOf(Instant.parse("2026-11-28T00:00:00Z").toEpochMilli()),
                 0, 0, 0, 0);
-        assertThat(json.out()).startsWith("{\"layout\":\"" + l.spec() + "\"")
+        assertThat(json.out()).startsWith("{\"kind\":\"snowflake\",\"layout\":\"" + l.spec()
+                + "\"")
                 .contains("\"id_from\":\"" + from + "\"");
         assertThat(text.out()).contains("note    bounds are whole 10 ms ticks");
     }

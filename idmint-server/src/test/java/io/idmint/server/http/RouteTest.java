@@ -26,6 +26,7 @@ class RouteTest {
         assertThat(Route.of("/api/v1/uuids")).isEqualTo(Route.UUIDS);
         assertThat(Route.of("/api/v1/objectids")).isEqualTo(Route.OBJECTIDS);
         assertThat(Route.of("/api/v1/flakes")).isEqualTo(Route.FLAKES);
+        assertThat(Route.of("/api/v1/range")).isEqualTo(Route.RANGE);
     }
 
     @Test
