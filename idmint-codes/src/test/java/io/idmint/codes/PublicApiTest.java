@@ -36,6 +36,7 @@ class PublicApiTest {
                 "io.idmint.formats.FormatGenerator",
                 "io.idmint.formats.ObjectId",
                 "io.idmint.formats.ObjectId.Builder",
+                "io.idmint.formats.TypeId",
                 "io.idmint.formats.UuidV7",
                 "io.idmint.formats.UuidV7.Builder");
     }
