@@ -36,6 +36,7 @@ class PublicApiTest {
                 "io.idmint.SequenceStart",
                 "io.idmint.Snowflake",
                 "io.idmint.TimeSource",
+                "io.idmint.TypedId",
                 "io.idmint.WorkerRegistries",
                 "io.idmint.segment.RangeStores",
                 "io.idmint.segment.SegmentGenerator",

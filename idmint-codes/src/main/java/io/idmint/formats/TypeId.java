@@ -1,5 +1,6 @@
 package io.idmint.formats;
 
+import io.idmint.TypedId;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -34,7 +35,7 @@ public record TypeId(String prefix, UUID uuid) {
     public TypeId {
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(uuid, "uuid");
-        String bad = prefixProblem(prefix);
+        String bad = TypedId.prefixProblem(prefix);
         if (bad != null) {
             throw new IllegalArgumentException("TypeID prefix '" + prefix + "' " + bad);
         }
@@ -54,7 +55,7 @@ public record TypeId(String prefix, UUID uuid) {
             throw new IllegalArgumentException("'" + text + "' is not a TypeID: an empty prefix "
                     + "is written without the '_'");
         }
-        String bad = prefixProblem(prefix);
+        String bad = TypedId.prefixProblem(prefix);
         if (bad != null) {
             throw new IllegalArgumentException("'" + text + "' is not a TypeID: its prefix '"
                     + prefix + "' " + bad);
@@ -85,6 +86,18 @@ public record TypeId(String prefix, UUID uuid) {
         return new TypeId(prefix, new UUID(hi, lo));
     }
 
+    /**
+     * Reads a TypeID that must have {@code prefix}: an order's where an order is expected.
+     *
+     * @throws IllegalArgumentException when it is no TypeID, or one of another type, naming both
+     *     prefixes
+     */
+    public static TypeId parse(String text, String prefix) {
+        TypeId id = parse(text);
+        TypedId.requireType(text, id.prefix(), prefix);
+        return id;
+    }
+
     /** {@code prefix_suffix}, or the suffix alone for an empty prefix. */
     @Override
     public String toString() {
@@ -97,23 +110,5 @@ public record TypeId(String prefix, UUID uuid) {
             hi >>>= 5;
         }
         return prefix.isEmpty() ? new String(out) : prefix + "_" + new String(out);
-    }
-
-    /** Why {@code prefix} is not one, or null when it is. */
-    private static String prefixProblem(String prefix) {
-        if (prefix.length() > MAX_PREFIX) {
-            return "has " + prefix.length() + " characters, more than " + MAX_PREFIX;
-        }
-        for (int i = 0; i < prefix.length(); i++) {
-            char c = prefix.charAt(i);
-            if (c != '_' && (c < 'a' || c > 'z')) {
-                return "has '" + c + "': only lowercase letters a-z and '_' may be in a prefix";
-            }
-        }
-        if (!prefix.isEmpty() && (prefix.charAt(0) == '_'
-                || prefix.charAt(prefix.length() - 1) == '_')) {
-            return "starts or ends with '_'";
-        }
-        return null;
     }
 }

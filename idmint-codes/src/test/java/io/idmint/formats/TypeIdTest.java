@@ -71,6 +71,14 @@ class TypeIdTest {
                         + "be in a prefix");
     }
 
+    @Test
+    void expectedPrefix_refusesAnotherType_namingBoth() {
+        String order = new TypeId("ord", new UUID(1, 2)).toString();
+        assertThat(TypeId.parse(order, "ord").uuid()).isEqualTo(new UUID(1, 2));
+        assertThatThrownBy(() -> TypeId.parse(order, "inv"))
+                .hasMessage("'" + order + "' is an 'ord' ID where an 'inv' one is expected");
+    }
+
     /** The objects of a spec file, each as its string fields, named by "name". */
     private static List<Map<String, String>> cases(String file) throws IOException {
         String json;

@@ -1,6 +1,7 @@
 package io.idmint.jackson;
 
 import io.idmint.IdCodec;
+import io.idmint.TypedId;
 import java.util.function.LongFunction;
 import java.util.function.ToLongFunction;
 
@@ -28,18 +29,35 @@ public final class IdText {
     }
 
     /**
-     * The form of {@code member}, of type {@code type}, annotated {@code @JsonId(format)};
+     * The form of {@code member}, of type {@code type}, annotated {@code id} (its format, or
+     * a type prefix);
      * {@code CODE} takes the codes' encoder and decoder, or {@code null} when the module has
      * none.
      *
      * @throws IllegalArgumentException naming the member when its type is not {@code long} or
      *     {@code Long}, or when it asks for codes and the module has no codec
      */
-    public static IdText of(IdFormat format, String member, Class<?> type,
+    public static IdText of(JsonId id, String member, Class<?> type,
             LongFunction<String> encode, ToLongFunction<String> decode) {
         if (type != long.class && type != Long.class) {
             throw new IllegalArgumentException("@JsonId on " + member + ": its type "
                     + type.getName() + " is not long or Long");
+        }
+        IdFormat format = id.value();
+        String prefix = id.prefix();
+        if (!prefix.isEmpty()) {
+            String bad = TypedId.prefixProblem(prefix);
+            if (bad != null) {
+                throw new IllegalArgumentException("@JsonId(prefix = \"" + prefix + "\") on "
+                        + member + ": the prefix " + bad);
+            }
+            if (format != IdFormat.DECIMAL && format != IdFormat.BASE32) {
+                throw new IllegalArgumentException("@JsonId(" + format + ", prefix = \"" + prefix
+                        + "\") on " + member + ": a prefixed ID is written in base32 "
+                        + "(prefix_ + 13 symbols); leave the format out");
+            }
+            return new IdText(IdFormat.BASE32, value -> new TypedId(prefix, value).toString(),
+                    text -> TypedId.parse(text, prefix).id());
         }
         return switch (format) {
             case DECIMAL -> DECIMAL;

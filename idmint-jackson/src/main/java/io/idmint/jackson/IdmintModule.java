@@ -90,7 +90,7 @@ public final class IdmintModule extends Module {
         private IdText text(Annotated a) {
             JsonId id = a.getAnnotation(JsonId.class);
             return id == null ? null
-                    : IdText.of(id.value(), a.getName(), valueType(a), encode, decode);
+                    : IdText.of(id, a.getName(), valueType(a), encode, decode);
         }
 
         private Class<?> valueType(Annotated a) {

@@ -13,6 +13,7 @@ import java.lang.annotation.Target;
  *
  * <pre>{@code
  * record Order(@JsonId long id, @JsonId(IdFormat.CODE) long publicId, String item) { }
+ * record Invoice(@JsonId(prefix = "inv") long id, @JsonId(prefix = "ord") long orderId) { }
  * }</pre>
  */
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER,
@@ -22,4 +23,13 @@ public @interface JsonId {
 
     /** The form of the string; default decimal. */
     IdFormat value() default IdFormat.DECIMAL;
+
+    /**
+     * A type prefix, TypeID's convention ({@link io.idmint.TypedId}): the ID is written {@code
+     * prefix_} + its 13-symbol base32 form in lowercase ({@code "ord_038gn61tm0000"}), and read
+     * only with that prefix, so an {@code inv_…} where an order is expected is refused, naming
+     * both. With a prefix, {@link #value()} stays at its default or is {@code BASE32}. Default:
+     * none.
+     */
+    String prefix() default "";
 }

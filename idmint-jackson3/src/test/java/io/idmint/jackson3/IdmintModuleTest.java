@@ -115,6 +115,22 @@ class IdmintModuleTest {
         assertThat(m.readValue(json, Formats.class)).isEqualTo(f);
     }
 
+    record Invoice(@JsonId(prefix = "inv") long id, @JsonId(prefix = "ord") Long orderId) {
+    }
+
+    @Test
+    void prefix_writesTypedIds_andRefusesAnotherType() {
+        Invoice i = new Invoice(BIG, 42L);
+        String json = mapper.writeValueAsString(i);
+        assertThat(json).isEqualTo("{\"id\":\"" + new io.idmint.TypedId("inv", BIG)
+                + "\",\"orderId\":\"ord_000000000001a\"}");
+        assertThat(mapper.readValue(json, Invoice.class)).isEqualTo(i);
+        assertThatThrownBy(() -> mapper.readValue("{\"id\":\"ord_000000000001a\"}",
+                Invoice.class)).isInstanceOf(DatabindException.class)
+                .hasMessageContaining("'ord_000000000001a' is an 'ord' ID where an 'inv' one is "
+                        + "expected");
+    }
+
     @Test
     void code_withoutCodec_failsNamingTheFix() {
         assertThatThrownBy(() -> mapper.writeValueAsString(new Formats(1, 1, 1)))
