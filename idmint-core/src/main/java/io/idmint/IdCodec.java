@@ -132,7 +132,8 @@ public enum IdCodec {
 
     /**
      * Reads an ID in any form it is written in: decimal digits, hex ({@code 0x} and 1 to 16 hex
-     * digits, or exactly 16 hex digits: the {@link #HEX} form) or 13 base32 symbols. Text valid in
+     * digits, or exactly 16 hex digits: the {@link #HEX} form), 13 base32 symbols, or a typed ID
+     * ({@link TypedId}: {@code ord_} + 13 lowercase base32 symbols). Text valid in
      * two forms is refused naming both readings, never guessed: {@code 0400000000005} (decimal or
      * base32), {@code 1000000000000000} (decimal or hex), {@code 0x12345678901} (hex or base32,
      * whose {@code x} is a symbol). {@link #parse} in one form reads it.
@@ -154,6 +155,9 @@ public enum IdCodec {
 
     private static long parseAny(String text, int bits) {
         String s = requireText(text, "an");
+        if (s.indexOf('_') >= 0) {
+            return TypedId.parse(s).id(); // a typed ID: its type prefix does not change it
+        }
         List<IdCodec> forms = new ArrayList<>(2);
         List<Long> ids = new ArrayList<>(2);
         IllegalArgumentException refused = null;

@@ -11,6 +11,15 @@ import org.junit.jupiter.api.Test;
 class IdCodecTest {
 
     @Test
+    void parseAny_readsATypedId_whateverItsPrefix() {
+        long id = 178294819283726336L;
+        assertThat(IdCodec.parseAny(new TypedId("ord", id).toString())).isEqualTo(id);
+        assertThat(IdCodec.parseAny(new TypedId("inv_line", id).toString(), Layout.SNOWFLAKE))
+                .isEqualTo(id);
+        assertThatThrownBy(() -> IdCodec.parseAny("ord_1")).hasMessageContaining("1 symbols");
+    }
+
+    @Test
     void knownValues() {
         long id = 178294819283726336L;
         assertThat(IdCodec.DECIMAL.format(id)).isEqualTo("178294819283726336");

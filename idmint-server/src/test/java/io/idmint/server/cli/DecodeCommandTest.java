@@ -40,6 +40,17 @@ class DecodeCommandTest {
     }
 
     @Test
+    void decode_typedId_readsTheIdAfterItsPrefix() {
+        Cli.Result r = Cli.run("decode", new io.idmint.TypedId("ord", ID).toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo(JSON);
+        Cli.Result bad = Cli.run("decode", "Ord_" + IdCodec.BASE32.format(ID));
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("is not a typed ID: its prefix 'Ord' has 'O'");
+    }
+
+    @Test
     void decode_unsigned64BitLayout_printsTheUnsignedId() {
         Cli.Result r = Cli.run("decode", "--layout", "discord", "18446744073709551615",
                 "175928847299117063");
