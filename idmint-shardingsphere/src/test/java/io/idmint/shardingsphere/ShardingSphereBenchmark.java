@@ -2,19 +2,19 @@ package io.idmint.shardingsphere;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -73,9 +73,7 @@ public class ShardingSphereBenchmark {
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("idmint-shardingsphere-bench");
         pg = EmbeddedPostgres.builder().setServerConfig("fsync", "off").start();
-        StringBuilder yaml = new StringBuilder("databaseName: bench\nmode:\n  type: Standalone\n"
-                + "  repository:\n    type: JDBC\n    props:\n      provider: H2\n"
-                + "      jdbc_url: jdbc:h2:mem:bench;DB_CLOSE_DELAY=-1\ndataSources:\n");
+        List<String> urls = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             try (Connection c = pg.getPostgresDatabase().getConnection();
                  Statement s = c.createStatement()) {
@@ -85,17 +83,13 @@ public class ShardingSphereBenchmark {
                  Statement s = c.createStatement()) {
                 s.execute("create table t_row (id bigint primary key, note varchar(20))");
             }
-            yaml.append("  ds_").append(i).append(":\n")
-                    .append("    dataSourceClassName: com.zaxxer.hikari.HikariDataSource\n")
-                    .append("    driverClassName: org.postgresql.Driver\n")
-                    .append("    jdbcUrl: ").append(pg.getJdbcUrl("postgres", "ds" + i))
-                    .append('\n').append("    maximumPoolSize: 4\n");
+            urls.add(pg.getJdbcUrl("postgres", "ds" + i));
         }
         String keys = key.equals("idmint")
                 ? "type: IDMINT\n      props:\n        registry: 'static:'\n        data-dir: '"
                         + dir + "'"
                 : "type: SNOWFLAKE";
-        yaml.append("""
+        sharded = ShardedYaml.dataSource(urls, """
                 rules:
                 - !SHARDING
                   tables:
@@ -117,8 +111,6 @@ public class ShardingSphereBenchmark {
                     keys:
                       %s
                 """.formatted(keys));
-        sharded = YamlShardingSphereDataSourceFactory.createDataSource(
-                yaml.toString().getBytes(StandardCharsets.UTF_8));
         insert = "insert into t_row (note) values "
                 + String.join(",", Collections.nCopies(ROWS, "('row')"));
         idmint = new IdmintKeyGenerateAlgorithm();

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idmint.Layout;
 import io.idmint.testkit.Together;
 import io.idmint.testkit.fixture.PostgresServer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -146,7 +144,7 @@ class ShardingSphereIT {
 
     @Test
     void intervalByTimeInsideTheId_monthRangeReachesOnlyItsTable() throws Exception {
-        DataSource sharded = YamlShardingSphereDataSourceFactory.createDataSource(yaml("""
+        DataSource sharded = ShardedYaml.dataSource(urls, """
                 rules:
                 - !SHARDING
                   tables:
@@ -162,7 +160,7 @@ class ShardingSphereIT {
                       props:
                         sharding-suffix-pattern: yyyyMM
                         datetime-interval-unit: MONTHS
-                """).getBytes(StandardCharsets.UTF_8));
+                """);
         Layout layout = Layout.SNOWFLAKE;
         String[] months = {"2026-09", "2026-10", "2026-11", "2026-12"};
         try (Connection c = sharded.getConnection();
@@ -249,7 +247,7 @@ class ShardingSphereIT {
             props.append("\n        ").append(p, 0, colon + 2).append('\'')
                     .append(p.substring(colon + 2)).append('\'');
         }
-        return YamlShardingSphereDataSourceFactory.createDataSource(yaml("""
+        return ShardedYaml.dataSource(urls, """
                 rules:
                 - !SHARDING
                   tables:
@@ -271,23 +269,7 @@ class ShardingSphereIT {
                     keys:
                       type: %s
                       props:%s
-                """.formatted(table, table, keyType, props)).getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** The configuration's data sources (the 4 databases) and a memory-only mode. */
-    private static String yaml(String rules) {
-        StringBuilder y = new StringBuilder("databaseName: idmint\nmode:\n  type: Standalone\n"
-                + "  repository:\n    type: JDBC\n    props:\n      provider: H2\n"
-                + "      jdbc_url: jdbc:h2:mem:config_" + System.nanoTime()
-                + ";DB_CLOSE_DELAY=-1\ndataSources:\n");
-        for (int i = 0; i < SHARDS; i++) {
-            y.append("  ds_").append(i).append(":\n")
-                    .append("    dataSourceClassName: com.zaxxer.hikari.HikariDataSource\n")
-                    .append("    driverClassName: org.postgresql.Driver\n")
-                    .append("    jdbcUrl: ").append(urls.get(i)).append('\n')
-                    .append("    maximumPoolSize: 4\n");
-        }
-        return y.append(rules).toString();
+                """.formatted(table, table, keyType, props));
     }
 
     /** The rows of {@code table} whose note is {@code note}, per database. */

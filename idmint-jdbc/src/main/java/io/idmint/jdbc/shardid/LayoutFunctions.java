@@ -8,7 +8,6 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -282,11 +281,5 @@ public final class LayoutFunctions {
     private static String mysqlText(String text) {
         String t = text.replace("'", "''");
         return t.length() <= 128 ? t : t.substring(0, 125) + "...";
-    }
-
-    @Override
-    public String toString() {
-        return "layout functions for " + layout.spec() + " (" + dialect.name()
-                .toLowerCase(Locale.ROOT) + ")";
     }
 }
