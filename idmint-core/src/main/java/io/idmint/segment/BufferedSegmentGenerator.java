@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -24,7 +23,7 @@ final class BufferedSegmentGenerator implements SegmentGenerator, TagBuffer.Owne
     private final ConcurrentHashMap<String, TagBuffer> tags = new ConcurrentHashMap<>();
     private final Executor fetcher;
     /** The fetch threads this generator started itself, shut down at close; else null. */
-    private final ExecutorService ownFetcher;
+    private final ThreadPoolExecutor ownFetcher;
     private volatile boolean closed;
 
     /** @param fetcher where fetches run, or null for threads of the generator's own */
@@ -38,7 +37,7 @@ final class BufferedSegmentGenerator implements SegmentGenerator, TagBuffer.Owne
      * A few threads so that one slow tag does not hold up the prefetch of the others; idle
      * threads end, so an unused generator holds none.
      */
-    private static ExecutorService fetchThreads() {
+    private static ThreadPoolExecutor fetchThreads() {
         AtomicInteger n = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(FETCH_THREADS, FETCH_THREADS, 30,
                 TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
@@ -127,9 +126,20 @@ final class BufferedSegmentGenerator implements SegmentGenerator, TagBuffer.Owne
     @Override
     public void close() {
         closed = true;
-        if (ownFetcher != null) {
-            ownFetcher.shutdownNow();
-        }
         tags.values().forEach(TagBuffer::close);
+        if (ownFetcher != null) {
+            // Never interrupt a store call: an embedded H2 file database whose file channel is
+            // interrupted mid-I/O closes itself, for every other user in the process too (a
+            // restart on the same data dir saw "The database has been closed"). Fetches not
+            // started are dropped; one under way ends within its fetch timeout, before the
+            // caller closes the store.
+            ownFetcher.getQueue().clear();
+            ownFetcher.shutdown();
+            try {
+                ownFetcher.awaitTermination(settings.fetchTimeoutNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

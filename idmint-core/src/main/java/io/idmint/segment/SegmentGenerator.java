@@ -49,7 +49,10 @@ public interface SegmentGenerator extends AutoCloseable {
     /** Every tag used so far with its counters, sorted by tag. */
     java.util.List<SegmentStats> stats();
 
-    /** Stops the background fetches; later calls throw {@link IdUnavailableException}. */
+    /**
+     * Stops the background fetches, waiting (at most the fetch timeout) for one under way, never
+     * interrupting it; later calls throw {@link IdUnavailableException}. Close the store after.
+     */
     @Override
     void close();
 }
