@@ -21,6 +21,7 @@ class PublicApiTest {
     void publicTypes_areExactlyTheApiTheSegmentApiAndTheSpi() throws Exception {
         assertThat(publicTypes()).containsExactly(
                 "io.idmint.ClockPolicy",
+                "io.idmint.FencedUuidV7",
                 "io.idmint.GeneratorListener",
                 "io.idmint.GeneratorStatus",
                 "io.idmint.GeneratorStatus.Worker",

@@ -70,6 +70,22 @@ final class SimOracle {
         }
     }
 
+    /**
+     * A fenced UUIDv7 (then checked as the ID it carries, {@link #issued}): version 7, and above
+     * the process's last UUID as unsigned 128-bit numbers, as its IDs are.
+     */
+    void issuedUuid(Simulation.Node n, java.util.UUID uuid) {
+        if (uuid.version() != 7 || uuid.variant() != 2) {
+            fail(n, "fenced UUID " + uuid + " is not a version 7 UUID");
+        }
+        java.util.UUID last = n.lastUuid;
+        if (last != null && io.idmint.testkit.IdOracle.compareUnsigned(uuid, last) <= 0) {
+            fail(n, "fenced UUIDs of one process do not increase: " + uuid + " after " + last);
+        }
+        n.lastUuid = uuid;
+    }
+
+
     /** After a start or a maintenance step: a node that issues must still hold its lease. */
     void afterStep(Simulation.Node n) {
         GeneratorStatus s = n.gen.status();

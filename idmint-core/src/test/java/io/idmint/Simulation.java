@@ -43,7 +43,9 @@ final class Simulation {
         final long[] acked;
         final long[] claimedHwm;
         SnowflakeGenerator gen;
+        FencedUuidV7 uuids;
         long lastId = Long.MIN_VALUE;
+        java.util.UUID lastUuid;
 
         Node(int id, Machine machine, int workers) {
             this.id = id;
@@ -104,6 +106,12 @@ final class Simulation {
      */
     private boolean mixedWindows;
     private final SplittableRandom windows;
+    /**
+     * Whether a call mints a fenced UUIDv7 rather than an ID: a stream of its own, so that the
+     * schedule a seed draws is the one it drew before fenced UUIDs existed (the same IDs are
+     * taken either way; a UUID is checked as the ID it carries, and for its own order).
+     */
+    private final SplittableRandom uuidCalls;
     private ClockPolicy policy;
     private int preferred;
     private int faultPermille;
@@ -114,6 +122,7 @@ final class Simulation {
     Simulation(long seed, boolean tracing) {
         this.rng = new SplittableRandom(seed);
         this.windows = new SplittableRandom(~seed);
+        this.uuidCalls = new SplittableRandom(seed * 31 + 7);
         this.trace = tracing ? new StringBuilder() : null;
     }
 
@@ -275,6 +284,7 @@ final class Simulation {
             b.preferredWorkerId(preferred);
         }
         n.gen = (SnowflakeGenerator) b.build();
+        n.uuids = FencedUuidV7.over(n.gen);
         oracle.afterStep(n);
         m.nextMaintain = now + period(m);
     }
@@ -356,7 +366,13 @@ final class Simulation {
         for (int i = 0; i < want; i++) {
             long id;
             try {
-                id = n.gen.nextId();
+                if (uuidCalls.nextBoolean()) {
+                    java.util.UUID uuid = n.uuids.next();
+                    oracle.issuedUuid(n, uuid);
+                    id = FencedUuidV7.idOf(uuid, layout);
+                } else {
+                    id = n.gen.nextId();
+                }
             } catch (IdUnavailableException e) {
                 count(Event.REFUSED);
                 if (tracing()) {

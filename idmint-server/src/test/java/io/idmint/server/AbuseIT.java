@@ -12,10 +12,12 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.idmint.grpc.v1.DecodeRequest;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.NextCodesRequest;
+import io.idmint.grpc.v1.NextFencedUuidsRequest;
 import io.idmint.grpc.v1.NextFlakesRequest;
 import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextObjectIdsRequest;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
+import io.idmint.grpc.v1.NextTypedIdsRequest;
 import io.idmint.grpc.v1.NextUuidsRequest;
 import io.idmint.grpc.v1.StreamIdsRequest;
 import io.idmint.server.harness.Http;
@@ -337,6 +339,12 @@ class AbuseIT {
                         NextIdsRequest.newBuilder().setCount(10_000).build()),
                 new Call<>(IdServiceGrpc.getNextUuidsMethod(),
                         NextUuidsRequest.newBuilder().setCount(10_000).build()),
+                new Call<>(IdServiceGrpc.getNextFencedUuidsMethod(),
+                        NextFencedUuidsRequest.newBuilder().setCount(10_000).setPrefix("abuse")
+                                .build()),
+                new Call<>(IdServiceGrpc.getNextTypedIdsMethod(),
+                        NextTypedIdsRequest.newBuilder().setCount(10_000).setPrefix("abuse")
+                                .build()),
                 new Call<>(IdServiceGrpc.getNextObjectIdsMethod(),
                         NextObjectIdsRequest.newBuilder().setCount(10_000).build()),
                 new Call<>(IdServiceGrpc.getNextFlakesMethod(),

@@ -9,18 +9,23 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
+import io.idmint.FencedUuidV7;
 import io.idmint.Layout;
+import io.idmint.TypedId;
 import io.idmint.codes.CodeCodec;
 import io.idmint.codes.Codes;
 import io.idmint.codes.Keys;
+import io.idmint.formats.TypeId;
 import io.idmint.formats.UuidV7;
 import io.idmint.grpc.v1.DecodeCodeRequest;
 import io.idmint.grpc.v1.DecodeResponse;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.IdServiceGrpc.IdServiceBlockingStub;
 import io.idmint.grpc.v1.NextCodesRequest;
+import io.idmint.grpc.v1.NextFencedUuidsRequest;
 import io.idmint.grpc.v1.NextFlakesRequest;
 import io.idmint.grpc.v1.NextObjectIdsRequest;
+import io.idmint.grpc.v1.NextTypedIdsRequest;
 import io.idmint.grpc.v1.NextUuidsRequest;
 import io.idmint.server.cli.CodesCliTest;
 import io.idmint.server.grpc.GrpcApi;
@@ -170,6 +175,57 @@ class CodesGrpcIT {
                 .allMatch(s -> s.matches("[0-9a-f]{24}"));
         assertThat(flakes).hasSize(100).isSorted().doesNotHaveDuplicates()
                 .allMatch(s -> s.matches("[0-9a-f]{16}00000000002a[0-9a-f]{4}"));
+    }
+
+    @Test
+    void nextFencedUuids_andTypedIds_carryIncreasingIdsOfThisServer() {
+        List<String> uuids = stub(channel).nextFencedUuids(NextFencedUuidsRequest.newBuilder()
+                .setCount(5000).build()).getUuidsList();
+        List<String> typeIds = stub(channel).nextFencedUuids(NextFencedUuidsRequest.newBuilder()
+                .setCount(10).setPrefix("user").build()).getUuidsList();
+        List<String> typed = stub(channel).nextTypedIds(NextTypedIdsRequest.newBuilder()
+                .setCount(10).setPrefix("ord").build()).getIdsList();
+
+        assertThat(uuids).hasSize(5000).isSorted();
+        long prev = 0;
+        for (String u : uuids) {
+            long id = FencedUuidV7.idOf(UuidV7.parse(u), Layout.SNOWFLAKE);
+            assertThat(id).isGreaterThan(prev);
+            prev = id;
+        }
+        for (String t : typeIds) {
+            long id = FencedUuidV7.idOf(TypeId.parse(t, "user").uuid(), Layout.SNOWFLAKE);
+            assertThat(id).isGreaterThan(prev);
+            prev = id;
+        }
+        for (String t : typed) {
+            long id = TypedId.parse(t, "ord").id();
+            assertThat(id).isGreaterThan(prev);
+            prev = id;
+        }
+        assertThat(stub(channel).nextFencedUuids(NextFencedUuidsRequest.getDefaultInstance())
+                .getUuidsCount()).isEqualTo(1);
+    }
+
+    @Test
+    void nextFencedUuidsAndTypedIds_badPrefixOrCount_isInvalidArgumentNamingIt() {
+        StatusRuntimeException missing = catchThrowableOfType(StatusRuntimeException.class,
+                () -> stub(channel).nextTypedIds(NextTypedIdsRequest.getDefaultInstance()));
+        StatusRuntimeException capital = catchThrowableOfType(StatusRuntimeException.class,
+                () -> stub(channel).nextFencedUuids(NextFencedUuidsRequest.newBuilder()
+                        .setPrefix("User").build()));
+        StatusRuntimeException tooMany = catchThrowableOfType(StatusRuntimeException.class,
+                () -> stub(channel).nextTypedIds(NextTypedIdsRequest.newBuilder()
+                        .setPrefix("ord").setCount(10_001).build()));
+
+        assertThat(missing.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(missing.getStatus().getDescription()).isEqualTo("missing prefix: set "
+                + "NextTypedIdsRequest.prefix to the type prefix, such as \"ord\"");
+        assertThat(capital.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(capital.getStatus().getDescription()).isEqualTo("type prefix 'User' has "
+                + "'U': only lowercase letters a-z and '_' may be in a prefix");
+        assertThat(tooMany.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(tooMany.getStatus().getDescription()).contains("count");
     }
 
     @Test

@@ -2,11 +2,14 @@ package io.idmint.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.FencedUuidV7;
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.TypedId;
 import io.idmint.codes.CodeCodec;
 import io.idmint.codes.Codes;
 import io.idmint.codes.Keys;
+import io.idmint.formats.TypeId;
 import io.idmint.formats.UuidV7;
 import io.idmint.server.cli.CodesCliTest;
 import io.idmint.server.harness.Http;
@@ -16,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +37,7 @@ class CodesHttpIT {
     private static final CodeCodec CODEC = Codes.newBuilder().key(1, Keys.fromHex(KEY)).build();
     private static final String MALFORMED_CODE = "urn:idmint:problem:malformed-code";
     private static final String NOT_CONFIGURED = "urn:idmint:problem:not-configured";
+    private static final String BAD_PARAMETER = "urn:idmint:problem:bad-parameter";
 
     @TempDir
     static Path data;
@@ -178,6 +183,76 @@ class CodesHttpIT {
     }
 
     @Test
+    void fencedUuids_carryIncreasingIdsOfThisServersWorker_andSortAsThem() {
+        List<String> uuids = list(http.get("/api/v1/fenced-uuids?count=10000"), "uuids");
+
+        assertThat(uuids).hasSize(10_000).isSorted();
+        long prev = 0;
+        for (String text : uuids) {
+            UUID u = UuidV7.parse(text);
+            long id = FencedUuidV7.idOf(u, Layout.SNOWFLAKE);
+            assertThat(id).isGreaterThan(prev);
+            assertThat(FencedUuidV7.decode(u, Layout.SNOWFLAKE).workerId()).isZero();
+            assertThat(UuidV7.timestampMillis(u)).isEqualTo(Layout.SNOWFLAKE.decode(id)
+                    .timestampMillis());
+            prev = id;
+        }
+        // One ID sequence: a fenced UUID's ID is above the IDs minted before it.
+        long before = Long.parseLong((String) ((List<?>) http.get("/v1/ids?count=3").json()
+                .get("ids")).get(2));
+        String after = list(http.get("/api/v1/fenced-uuids"), "uuids").get(0);
+        assertThat(FencedUuidV7.idOf(UuidV7.parse(after), Layout.SNOWFLAKE))
+                .isGreaterThan(before).isGreaterThan(prev);
+    }
+
+    @Test
+    void fencedUuids_withPrefix_areTypeIdsOfThoseUuids() {
+        List<String> typed = list(http.get("/api/v1/fenced-uuids?count=100&prefix=order_line"),
+                "uuids");
+
+        assertThat(typed).hasSize(100).isSorted()
+                .allMatch(t -> t.matches("order_line_0[0-9a-z]{25}"));
+        for (String t : typed) {
+            TypeId parsed = TypeId.parse(t, "order_line");
+            assertThat(FencedUuidV7.decode(parsed.uuid(), Layout.SNOWFLAKE).workerId()).isZero();
+        }
+    }
+
+    @Test
+    void typedIds_arePrefixedIdsOfThisServer_increasing() {
+        List<String> typed = list(http.get("/api/v1/typed-ids?count=1000&prefix=ord"), "ids");
+
+        assertThat(typed).hasSize(1000).isSorted().allMatch(t -> t.matches("ord_[0-9a-z]{13}"));
+        long prev = 0;
+        for (String t : typed) {
+            long id = TypedId.parse(t, "ord").id();
+            assertThat(id).isGreaterThan(prev);
+            prev = id;
+        }
+        // The typed form is read wherever an ID is.
+        assertThat(http.get("/v1/id/decode?id=" + typed.get(0)).json().get("id"))
+                .isEqualTo(Long.toString(TypedId.parse(typed.get(0)).id()));
+    }
+
+    @Test
+    void badPrefixOrCount_is400NamingIt() {
+        assertProblem(http.get("/api/v1/typed-ids?count=3"), 400, BAD_PARAMETER,
+                "missing prefix: give the type prefix, such as prefix=ord");
+        assertProblem(http.get("/api/v1/typed-ids?prefix=Ord"), 400, BAD_PARAMETER,
+                "type prefix 'Ord' has 'O': only lowercase letters a-z and '_' may be in a "
+                        + "prefix");
+        assertProblem(http.get("/api/v1/fenced-uuids?prefix=" + "a".repeat(64)), 400,
+                BAD_PARAMETER, "has 64 characters, more than 63");
+        assertProblem(http.get("/api/v1/fenced-uuids?prefix=_ord"), 400, BAD_PARAMETER,
+                "starts or ends with '_'");
+        assertProblem(http.get("/api/v1/fenced-uuids?count=0"), 400, BAD_PARAMETER,
+                "count must be from 1 to 10000, got 0");
+        assertProblem(http.get("/api/v1/fenced-uuids?size=3"), 400, BAD_PARAMETER, "size");
+        assertThat(http.send("HEAD", "/api/v1/fenced-uuids").status()).isEqualTo(405);
+        assertThat(http.send("HEAD", "/api/v1/typed-ids?prefix=ord").status()).isEqualTo(405);
+    }
+
+    @Test
     void objectIds_areUnique24Hex() {
         List<String> ids = list(http.get("/api/v1/objectids?count=1000"), "objectids");
 
@@ -224,6 +299,10 @@ class CodesHttpIT {
         assertThat(securedHttp.get("/api/v1/uuids", "Authorization", "Bearer api").status())
                 .isEqualTo(200);
         assertThat(securedHttp.get("/api/v1/uuids").status()).isEqualTo(401);
+        assertThat(securedHttp.get("/api/v1/fenced-uuids").status()).isEqualTo(401);
+        assertThat(securedHttp.get("/api/v1/typed-ids?prefix=ord").status()).isEqualTo(401);
+        assertThat(securedHttp.get("/api/v1/fenced-uuids", "Authorization", "Bearer api")
+                .status()).isEqualTo(200);
     }
 
     private static void assertProblem(Http.Response r, int status, String type, String detail) {

@@ -83,6 +83,16 @@ public final class IdOracle {
         }
     }
 
+    /**
+     * Compares UUIDs as unsigned 128-bit numbers: their byte order, as PostgreSQL's {@code uuid}
+     * sorts (not {@link java.util.UUID#compareTo}, which compares signed halves).
+     */
+    public static int compareUnsigned(java.util.UUID a, java.util.UUID b) {
+        int c = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+        return c != 0 ? c
+                : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
+    }
+
     /** Fails on the first ID not above the one before it. */
     public static void assertStrictlyIncreasing(long[] ids) {
         for (int i = 1; i < ids.length; i++) {

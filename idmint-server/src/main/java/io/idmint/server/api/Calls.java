@@ -1,13 +1,18 @@
 package io.idmint.server.api;
 
+import io.idmint.FencedUuidV7;
 import io.idmint.IdCodec;
 import io.idmint.IdParts;
+import io.idmint.Layout;
+import io.idmint.TypedId;
 import io.idmint.codes.CodeCodec;
+import io.idmint.formats.TypeId;
 import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.mint.TimeWindows;
 import io.idmint.spi.TagInfo;
 import io.idmint.spi.UnknownTagException;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.LongConsumer;
@@ -61,6 +66,13 @@ public final class Calls {
             formats.requireCodes();
         } else if (op == Operation.NEXT_FLAKES) {
             formats.requireFlakes();
+        } else if (op == Operation.NEXT_FENCED_UUIDS) {
+            try {
+                FencedUuidV7.requireFits(ids.layout());
+            } catch (IllegalArgumentException e) {
+                throw new CodesAndFormats.NotConfiguredException("fenced UUIDv7s are not served: "
+                        + e.getMessage());
+            }
         }
     }
 
@@ -116,6 +128,78 @@ public final class Calls {
             out[i] = codec.encode(b.ids()[i]);
         }
         return out;
+    }
+
+    /**
+     * NextFencedUuids from an event loop: NextIds (the count as text), each ID as its fenced
+     * UUIDv7 ({@link FencedUuidV7}), or with a type prefix as its TypeID.
+     *
+     * @param prefix the query's prefix, or null when absent
+     */
+    public CompletionStage<String[]> nextFencedUuids(RequestPipeline.Caller caller, String count,
+            String prefix, LoopMint mint) {
+        served(Operation.NEXT_FENCED_UUIDS);
+        String p = prefix == null ? null : typePrefix(prefix);
+        Layout layout = ids.layout();
+        return nextIds(caller, count, mint).thenApply(b -> fencedUuids(layout, p, b));
+    }
+
+    /** NextFencedUuids from a thread that may wait: the count as a number; "" is no prefix. */
+    public CompletionStage<String[]> nextFencedUuids(RequestPipeline.Caller caller,
+            boolean present, long count, String prefix, LongConsumer fits, Waits waits) {
+        served(Operation.NEXT_FENCED_UUIDS);
+        String p = prefix.isEmpty() ? null : typePrefix(prefix);
+        Layout layout = ids.layout();
+        return nextIds(caller, present, count, fits, waits)
+                .thenApply(b -> fencedUuids(layout, p, b));
+    }
+
+    private static String[] fencedUuids(Layout layout, String prefix, IdBatch b) {
+        String[] out = new String[b.count()];
+        for (int i = 0; i < out.length; i++) {
+            UUID uuid = FencedUuidV7.of(b.ids()[i], layout);
+            out[i] = prefix == null ? uuid.toString() : new TypeId(prefix, uuid).toString();
+        }
+        return out;
+    }
+
+    /**
+     * NextTypedIds from an event loop: NextIds (the count as text), each ID as {@code prefix_}
+     * and its 13 base32 symbols ({@link TypedId}).
+     *
+     * @param prefix the query's prefix, or null when absent (refused: it is required)
+     */
+    public CompletionStage<String[]> nextTypedIds(RequestPipeline.Caller caller, String count,
+            String prefix, LoopMint mint) {
+        String p = typePrefix(RequestPipeline.required(prefix, "missing prefix: give the type "
+                + "prefix, such as prefix=ord"));
+        return nextIds(caller, count, mint).thenApply(b -> typedIds(p, b));
+    }
+
+    /** NextTypedIds from a thread that may wait: the count as a number. */
+    public CompletionStage<String[]> nextTypedIds(RequestPipeline.Caller caller, boolean present,
+            long count, String prefix, LongConsumer fits, Waits waits) {
+        String p = typePrefix(RequestPipeline.required(prefix, "missing prefix: set "
+                + "NextTypedIdsRequest.prefix to the type prefix, such as \"ord\""));
+        return nextIds(caller, present, count, fits, waits).thenApply(b -> typedIds(p, b));
+    }
+
+    private static String[] typedIds(String prefix, IdBatch b) {
+        String[] out = new String[b.count()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = new TypedId(prefix, b.ids()[i]).toString();
+        }
+        return out;
+    }
+
+    /** A type prefix as given, checked by TypeID's rule. */
+    private static String typePrefix(String prefix) {
+        String bad = TypedId.prefixProblem(prefix);
+        if (bad != null) {
+            throw ApiException.badParameter(new IllegalArgumentException("type prefix '"
+                    + prefix + "' " + bad));
+        }
+        return prefix;
     }
 
     /**

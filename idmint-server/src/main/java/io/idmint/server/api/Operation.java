@@ -14,6 +14,10 @@ public enum Operation {
     NEXT_CODES("NextCodes", true, false),
     DECODE_CODE("DecodeCode", false, true),
     NEXT_UUIDS("NextUuids", true, false),
+    /** UUIDv7s carrying leased IDs: NextIds in another form. */
+    NEXT_FENCED_UUIDS("NextFencedUuids", true, false),
+    /** IDs with a type prefix: NextIds in another form. */
+    NEXT_TYPED_IDS("NextTypedIds", true, false),
     NEXT_OBJECT_IDS("NextObjectIds", true, false),
     NEXT_FLAKES("NextFlakes", true, false),
     NEXT_SEGMENT_IDS("NextSegmentIds", true, false),

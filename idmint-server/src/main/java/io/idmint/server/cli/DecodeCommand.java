@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
             "and \"shard_id\" when the layout has a shard field.",
             "A code (15 symbols, hyphens optional; needs the key) adds \"code\" and "
                     + "\"key_version\".",
-            "Without --kind the shape decides: 36 characters with hyphens: UUIDv7; 24 hex "
+            "A fenced UUIDv7 (--kind fenced-uuid7) prints the parts of the ID it carries.",
+            "Without --kind the shape decides: 36 characters with hyphens, or a TypeID "
+                    + "(prefix_ and 26 symbols): UUIDv7; 24 hex "
                     + "digits: ObjectId; 32 hex digits: 128-bit flake; 15 symbols not all "
                     + "digits, or with hyphens: code; else an ID.",
             "An ID valid in two forms (such as 16 digits: decimal or hex) is refused naming both "
@@ -39,7 +41,8 @@ public final class DecodeCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "ID",
             description = "decimal, hex (0x optional with 16 digits), or 13 Crockford base32 "
-                    + "symbols; or a code, UUIDv7, ObjectId or 128-bit flake")
+                    + "symbols, or typed (prefix_ and 13 symbols); or a code, UUIDv7 (or its "
+                    + "TypeID), ObjectId or 128-bit flake")
     List<String> inputs;
 
     @picocli.CommandLine.Option(names = "--format", paramLabel = "FORMAT",
@@ -48,8 +51,9 @@ public final class DecodeCommand implements Callable<Integer> {
     String format;
 
     @picocli.CommandLine.Option(names = "--kind", paramLabel = "KIND",
-            description = "read every input as this: snowflake, code, uuid7, objectid or "
-                    + "flake128 (default: by its shape)")
+            description = "read every input as this: snowflake, code, uuid7, fenced-uuid7 "
+                    + "(the ID a fenced UUIDv7 carries, for the layout), objectid or flake128 "
+                    + "(default: by its shape)")
     String kind;
 
     private Config config;
@@ -66,10 +70,11 @@ public final class DecodeCommand implements Callable<Integer> {
         config = ConfigOptions.load(spec, invocation.env());
         Layout layout = config.get(Config.LAYOUT);
         String forced = kind == null ? null : kind.toLowerCase(java.util.Locale.ROOT);
-        if (forced != null && !List.of("snowflake", "code", "uuid7", "objectid", "flake128")
-                .contains(forced)) {
+        if (forced != null && !List.of("snowflake", "code", "uuid7", "fenced-uuid7", "objectid",
+                "flake128").contains(forced)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--kind must "
-                    + "be snowflake, code, uuid7, objectid or flake128, got '" + kind + "'");
+                    + "be snowflake, code, uuid7, fenced-uuid7, objectid or flake128, got '"
+                    + kind + "'");
         }
         IdCodec codec = null;
         if (format != null) {
@@ -124,8 +129,14 @@ public final class DecodeCommand implements Callable<Integer> {
      * most 20 decimal digits, {@code 0x} hex or 13 base32 symbols, and never hold a hyphen; an
      * all-digit 15-character input is a decimal ID (use --kind code for such a code).
      */
+    private static final int TYPEID_SUFFIX = 26;
+
     static String kindOf(String input) {
         if (input.length() == 36 && input.charAt(8) == '-') {
+            return "uuid7";
+        }
+        int typeSep = input.lastIndexOf('_');
+        if (typeSep > 0 && input.length() - typeSep - 1 == TYPEID_SUFFIX) {
             return "uuid7";
         }
         boolean hex = !input.isEmpty() && input.chars().allMatch(c -> (c >= '0' && c <= '9')
@@ -154,10 +165,21 @@ public final class DecodeCommand implements Callable<Integer> {
                         d.parts(), shard).toString();
             }
             case "uuid7": {
-                java.util.UUID u = io.idmint.formats.UuidV7.parse(input);
+                java.util.UUID u = uuid7(input);
                 long ms = io.idmint.formats.UuidV7.timestampMillis(u);
                 return time(new Json().add("kind", "uuid7").add("value", u.toString()), ms)
                         .toString();
+            }
+            case "fenced-uuid7": {
+                java.util.UUID u = uuid7(input);
+                IdParts parts;
+                try {
+                    parts = io.idmint.FencedUuidV7.decode(u, layout);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("'" + input + "': " + e.getMessage(), e);
+                }
+                return fields(new Json().add("kind", "fenced-uuid7").add("value", u.toString()),
+                        parts, shard).toString();
             }
             case "objectid": {
                 io.idmint.formats.ObjectId o = io.idmint.formats.ObjectId.parse(input);
@@ -176,6 +198,16 @@ public final class DecodeCommand implements Callable<Integer> {
             default:
                 return json(decode(layout, input), shard);
         }
+    }
+
+    /** A UUIDv7 in its canonical text, or as a TypeID ({@code prefix_} + 26 symbols). */
+    private static java.util.UUID uuid7(String input) {
+        if (input.indexOf('_') >= 0 || input.length() == TYPEID_SUFFIX) {
+            java.util.UUID u = io.idmint.formats.TypeId.parse(input).uuid();
+            io.idmint.formats.UuidV7.timestampMillis(u);
+            return u;
+        }
+        return io.idmint.formats.UuidV7.parse(input);
     }
 
     private static Json time(Json json, long ms) {

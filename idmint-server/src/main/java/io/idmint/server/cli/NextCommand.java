@@ -61,9 +61,10 @@ public final class NextCommand implements Callable<Integer> {
                 .build());
         spec.addOption(OptionSpec.builder("--kind").paramLabel("KIND").type(String.class)
                 .defaultValue("snowflake")
-                .description("snowflake (64-bit IDs, default), uuid7 (RFC 9562, canonical text), "
-                        + "objectid (24 hex digits) or flake128 (32 hex digits, needs "
-                        + "flake.worker)")
+                .description("snowflake (64-bit IDs, default), fenced-uuid7 (RFC 9562 UUIDv7s "
+                        + "carrying this process's leased IDs: unique by construction), uuid7 "
+                        + "(random-based UUIDv7), objectid (24 hex digits) or flake128 (32 hex "
+                        + "digits, needs flake.worker)")
                 .build());
         command.spec = spec;
         return IdmintCommand.commandLine(spec, Config.MINT_KEYS);
@@ -79,10 +80,15 @@ public final class NextCommand implements Callable<Integer> {
                     + ", got " + count);
         }
         String k = kind.toLowerCase(Locale.ROOT);
-        if (!k.equals("snowflake")) {
+        boolean fenced = k.equals("fenced-uuid7");
+        if (fenced && format != null) {
+            throw new ParameterException(spec.commandLine(), "--format applies to --kind "
+                    + "snowflake only; fenced-uuid7 has one text form");
+        }
+        if (!k.equals("snowflake") && !fenced) {
             if (!k.equals("uuid7") && !k.equals("objectid") && !k.equals("flake128")) {
                 throw new ParameterException(spec.commandLine(), "--kind must be snowflake, "
-                        + "uuid7, objectid or flake128, got '" + kind + "'");
+                        + "fenced-uuid7, uuid7, objectid or flake128, got '" + kind + "'");
             }
             if (format != null) {
                 throw new ParameterException(spec.commandLine(), "--format applies to --kind "
@@ -93,7 +99,9 @@ public final class NextCommand implements Callable<Integer> {
         String f = format == null ? "decimal" : format;
         Config config = ConfigOptions.load(spec, invocation.env());
         LineWriter writer;
-        if (f.equalsIgnoreCase("code")) {
+        if (fenced) {
+            writer = uuidWriter(config.get(Config.LAYOUT));
+        } else if (f.equalsIgnoreCase("code")) {
             io.idmint.codes.CodeCodec codes = CodesAndFormats.codec(config, line -> {
                 spec.commandLine().getErr().println("idmint: " + line);
                 spec.commandLine().getErr().flush();
@@ -198,6 +206,35 @@ public final class NextCommand implements Callable<Integer> {
                 String code = codes.encode(id);
                 for (int i = 0; i < code.length(); i++) {
                     buf[pos++] = (byte) code.charAt(i);
+                }
+                buf[pos] = '\n';
+                return pos + 1;
+            }
+        };
+    }
+
+    /**
+     * A leased ID as its fenced UUIDv7, in canonical text.
+     *
+     * @throws IllegalArgumentException when the layout's times do not fit a UUIDv7
+     */
+    private static LineWriter uuidWriter(io.idmint.Layout layout) {
+        try {
+            io.idmint.FencedUuidV7.requireFits(layout);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--kind fenced-uuid7: " + e.getMessage(), e);
+        }
+        return new LineWriter() {
+            @Override
+            public int maxLineLength() {
+                return 37;
+            }
+
+            @Override
+            public int write(long id, byte[] buf, int pos) {
+                String text = io.idmint.FencedUuidV7.of(id, layout).toString();
+                for (int i = 0; i < text.length(); i++) {
+                    buf[pos++] = (byte) text.charAt(i);
                 }
                 buf[pos] = '\n';
                 return pos + 1;

@@ -21,12 +21,15 @@ import io.idmint.grpc.v1.ListSegmentsRequest;
 import io.idmint.grpc.v1.ListSegmentsResponse;
 import io.idmint.grpc.v1.NextCodesRequest;
 import io.idmint.grpc.v1.NextCodesResponse;
+import io.idmint.grpc.v1.NextFencedUuidsRequest;
 import io.idmint.grpc.v1.NextFlakesRequest;
 import io.idmint.grpc.v1.NextFlakesResponse;
 import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextObjectIdsRequest;
 import io.idmint.grpc.v1.NextObjectIdsResponse;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
+import io.idmint.grpc.v1.NextTypedIdsRequest;
+import io.idmint.grpc.v1.NextTypedIdsResponse;
 import io.idmint.grpc.v1.NextUuidsRequest;
 import io.idmint.grpc.v1.NextUuidsResponse;
 import io.idmint.grpc.v1.RangeRequest;
@@ -234,6 +237,30 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         unary(out, () -> NextUuidsResponse.newBuilder().addAllUuids(Arrays.asList(
                 strings(Operation.NEXT_UUIDS, request.hasCount(), request.getCount(),
                         NEXT_UUIDS_FIT))).build());
+    }
+
+    @Override
+    public void nextFencedUuids(NextFencedUuidsRequest request,
+            StreamObserver<NextUuidsResponse> out) {
+        String prefix = request.getPrefix();
+        int length = prefix.isEmpty() ? 36 : prefix.length() + 1 + 26;
+        awaited(out, () -> ops.nextFencedUuids(GrpcCallers.current(), request.hasCount(),
+                request.getCount(), prefix, fits(2 + length, "NextFencedUuids",
+                        "and call again for more"), Waits.IN_PLACE)
+                .thenApply(uuids -> NextUuidsResponse.newBuilder()
+                        .addAllUuids(Arrays.asList(uuids)).build()));
+    }
+
+    @Override
+    public void nextTypedIds(NextTypedIdsRequest request,
+            StreamObserver<NextTypedIdsResponse> out) {
+        int length = request.getPrefix().length() + 1 + 13;
+        awaited(out, () -> ops.nextTypedIds(GrpcCallers.current(), request.hasCount(),
+                request.getCount(), request.getPrefix().isEmpty() ? null : request.getPrefix(),
+                fits(2 + length, "NextTypedIds", "or use StreamIds and TypedId for more"),
+                Waits.IN_PLACE)
+                .thenApply(typed -> NextTypedIdsResponse.newBuilder()
+                        .addAllIds(Arrays.asList(typed)).build()));
     }
 
     @Override

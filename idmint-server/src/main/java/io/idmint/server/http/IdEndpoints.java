@@ -39,6 +39,7 @@ final class IdEndpoints {
     private static final byte[] LEAN_IDS_CLOSE = JsonBytes.ascii("]}");
     private static final byte[] CODES_OPEN = JsonBytes.ascii("{\"codes\":[");
     private static final byte[] UUIDS_OPEN = JsonBytes.ascii("{\"uuids\":[");
+    private static final byte[] TYPED_OPEN = JsonBytes.ascii("{\"ids\":[");
     private static final byte[] OBJECTIDS_OPEN = JsonBytes.ascii("{\"objectids\":[");
     private static final byte[] FLAKES_OPEN = JsonBytes.ascii("{\"flakes\":[");
     private static final byte[] QUOTE = JsonBytes.ascii("\"");
@@ -87,6 +88,19 @@ final class IdEndpoints {
                 return Responses.sent(json(req.response(), out.reset().raw(JsonBytes.ascii(
                         ApiJson.window(w.kind(), w.layout(), w.from().toString(),
                                 w.to().toString(), w.idFrom(), w.idTo())))));
+            }
+            case FENCED_UUIDS -> {
+                calls.served(Operation.NEXT_FENCED_UUIDS);
+                Map<String, String> params = Query.params(req.query(), "count", "prefix");
+                return Responses.awaited(calls.nextFencedUuids(caller, params.get("count"),
+                        params.get("prefix"), mint))
+                        .map(uuids -> strings(req.response(), UUIDS_OPEN, uuids));
+            }
+            case TYPED_IDS -> {
+                Map<String, String> params = Query.params(req.query(), "count", "prefix");
+                return Responses.awaited(calls.nextTypedIds(caller, params.get("count"),
+                        params.get("prefix"), mint))
+                        .map(typed -> strings(req.response(), TYPED_OPEN, typed));
             }
             case CODES -> {
                 calls.served(Operation.NEXT_CODES);

@@ -14,6 +14,8 @@ public enum Route {
     CODES("/api/v1/codes", Operation.NEXT_CODES),
     CODE_PARTS("/api/v1/codes/{code}", Operation.DECODE_CODE),
     UUIDS("/api/v1/uuids", Operation.NEXT_UUIDS),
+    FENCED_UUIDS("/api/v1/fenced-uuids", Operation.NEXT_FENCED_UUIDS),
+    TYPED_IDS("/api/v1/typed-ids", Operation.NEXT_TYPED_IDS),
     OBJECTIDS("/api/v1/objectids", Operation.NEXT_OBJECT_IDS),
     FLAKES("/api/v1/flakes", Operation.NEXT_FLAKES),
     /** The IDs of a time window, as query bounds. */
@@ -109,6 +111,10 @@ public enum Route {
                 return CODES;
             case "/api/v1/uuids":
                 return UUIDS;
+            case "/api/v1/fenced-uuids":
+                return FENCED_UUIDS;
+            case "/api/v1/typed-ids":
+                return TYPED_IDS;
             case "/api/v1/objectids":
                 return OBJECTIDS;
             case "/api/v1/flakes":

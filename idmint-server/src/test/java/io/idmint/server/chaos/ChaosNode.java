@@ -1,6 +1,8 @@
 package io.idmint.server.chaos;
 
+import io.idmint.FencedUuidV7;
 import io.idmint.Layout;
+import io.idmint.formats.UuidV7;
 import io.idmint.server.harness.IdmintProcesses;
 import io.idmint.server.harness.IdmintProcesses.Node;
 import java.io.IOException;
@@ -137,17 +139,20 @@ public final class ChaosNode {
 
     private void load() {
         long[] ids = new long[count];
+        boolean fenced = false;
         while (running) {
             Incarnation inc = current;
             long start = System.currentTimeMillis();
             int status;
             int n = 0;
+            // Every other call takes fenced UUIDv7s, checked as the IDs they carry.
+            fenced = !fenced;
             try {
-                HttpResponse<String> r = send(inc.node(), "/v1/ids?count=" + count,
-                        Duration.ofSeconds(3));
+                HttpResponse<String> r = send(inc.node(), (fenced ? "/api/v1/fenced-uuids"
+                        : "/v1/ids") + "?count=" + count, Duration.ofSeconds(3));
                 status = r.statusCode();
                 if (status == 200) {
-                    n = parseIds(r.body(), ids);
+                    n = fenced ? parseFencedUuids(r.body(), ids) : parseIds(r.body(), ids);
                 }
             } catch (IOException e) {
                 status = 0;
@@ -202,6 +207,17 @@ public final class ChaosNode {
     }
 
     /** The IDs of {@code {"ids":["1","2",…]}}: every run of digits in the body. */
+    /** The IDs the fenced UUIDs of a {@code {"uuids":[…]}} body carry, in order. */
+    static int parseFencedUuids(String body, long[] into) {
+        int n = 0;
+        for (String part : body.split("\"")) {
+            if (part.length() == 36 && part.charAt(8) == '-' && n < into.length) {
+                into[n++] = FencedUuidV7.idOf(UuidV7.parse(part), Layout.SNOWFLAKE);
+            }
+        }
+        return n;
+    }
+
     public static int parseIds(String body, long[] into) {
         int n = 0;
         long v = 0;

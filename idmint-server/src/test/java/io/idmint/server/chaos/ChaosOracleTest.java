@@ -119,6 +119,17 @@ public class ChaosOracleTest {
     }
 
     @Test
+    public void parseFencedUuids_readsTheIdEachCarries() {
+        long a = io.idmint.Layout.SNOWFLAKE.compose(5_000_000, 1, 2, 0, 3);
+        long b = a + 1;
+        String body = "{\"uuids\":[\"" + io.idmint.FencedUuidV7.of(a, io.idmint.Layout.SNOWFLAKE)
+                + "\",\"" + io.idmint.FencedUuidV7.of(b, io.idmint.Layout.SNOWFLAKE) + "\"]}";
+        long[] into = new long[2];
+        assertThat(ChaosNode.parseFencedUuids(body, into)).isEqualTo(2);
+        assertThat(into).containsExactly(a, b);
+    }
+
+    @Test
     public void downtime_episodesFromFirstFailureToNextSuccess_andRecoveryAfterUndo() {
         ChaosOracle.Track t = new ChaosOracle.Track("a");
         t.calls.add(new ChaosOracle.Call(0, 0, 10, 200));

@@ -2,7 +2,10 @@ package io.idmint.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.FencedUuidV7;
 import io.idmint.IdCodec;
+import io.idmint.Layout;
+import io.idmint.formats.TypeId;
 import io.idmint.server.harness.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -195,6 +198,57 @@ public class CodesCliTest {
             assertThat(line).isGreaterThan(prev);
             prev = line;
         }
+    }
+
+    @Test
+    void nextFencedUuid7_carriesTheLeasedIds_increasing_andDecodesToThem() {
+        Cli.Result r = run("next", "-n", "10000", "--kind", "fenced-uuid7", "--data-dir",
+                data.toString());
+        Cli.Result after = run("next", "--data-dir", data.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        List<String> lines = r.lines();
+        assertThat(lines).hasSize(10_000).isSorted();
+        long prev = 0;
+        for (String line : lines) {
+            long id = FencedUuidV7.idOf(UUID.fromString(line), Layout.SNOWFLAKE);
+            assertThat(id).isGreaterThan(prev);
+            prev = id;
+        }
+        assertThat(Long.parseLong(after.out().strip())).as("one worker's IDs").isGreaterThan(prev);
+
+        String last = lines.get(lines.size() - 1);
+        String typeId = new TypeId("user", UUID.fromString(last)).toString();
+        Cli.Result d = run("decode", "--kind", "fenced-uuid7", last, typeId);
+        assertThat(d.exitCode()).as(d.err()).isZero();
+        assertThat(d.lines().get(0)).startsWith("{\"kind\":\"fenced-uuid7\",\"value\":\"" + last
+                + "\",\"id\":\"" + prev + "\",\"timestamp_ms\":")
+                .endsWith("\"datacenter_id\":0,\"worker_id\":0,\"sequence_number\":"
+                        + Layout.SNOWFLAKE.decode(prev).sequence() + "}");
+        assertThat(d.lines().get(1)).isEqualTo(d.lines().get(0));
+        assertThat(DecodeCommand.kindOf(typeId)).isEqualTo("uuid7");
+    }
+
+    @Test
+    void nextFencedUuid7_badUse_exits2NamingIt() {
+        Cli.Result format = run("next", "--kind", "fenced-uuid7", "--format", "hex");
+        Cli.Result layout = run("next", "--kind", "fenced-uuid7", "--layout",
+                "time=48,sequence=12", "--data-dir", data.toString());
+        Cli.Result notV7 = run("decode", "--kind", "fenced-uuid7",
+                "f47ac10b-58cc-4372-a567-0e02b2c3d479");
+        Cli.Result offTick = run("decode", "--kind", "fenced-uuid7", "--layout", "sonyflake",
+                "0196f2a1-0003-7000-8000-000000000000");
+
+        assertThat(format.exitCode()).isEqualTo(2);
+        assertThat(format.err()).contains("--format applies to --kind snowflake only");
+        assertThat(layout.exitCode()).isEqualTo(2);
+        assertThat(layout.err()).contains("--kind fenced-uuid7: layout time=48,sequence=12,"
+                + "tick=1ms,epoch=2026-01-01T00:00:00Z has times a UUIDv7 cannot hold");
+        assertThat(layout.out()).isEmpty();
+        assertThat(notV7.exitCode()).isEqualTo(2);
+        assertThat(notV7.err()).contains("is not a UUIDv7: version 4");
+        assertThat(offTick.exitCode()).isEqualTo(2);
+        assertThat(offTick.err()).contains("is no fenced UUID of layout sonyflake");
     }
 
     @Test

@@ -359,6 +359,20 @@ public final class IdmintProcesses implements AutoCloseable {
         return new Run(name, p.exitValue(), read(out), read(err));
     }
 
+    /** Starts one command with stdout to {@code name.out} and stderr to {@code name.err}. */
+    public Process start(String name, Map<String, String> env, String... args)
+            throws IOException {
+        Process p = builder(env, Arrays.asList(args)).redirectOutput(dir.resolve(name + ".out")
+                .toFile()).redirectError(dir.resolve(name + ".err").toFile()).start();
+        started.add(p);
+        return p;
+    }
+
+    /** The file {@link #start} sends a command's stdout to. */
+    public Path stdoutFile(String name) {
+        return dir.resolve(name + ".out");
+    }
+
     /**
      * Starts one command with stdout on a pipe that nobody reads yet, so a process that prints
      * more than the pipe holds blocks in its write, still alive.
