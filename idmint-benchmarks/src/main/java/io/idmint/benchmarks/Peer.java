@@ -83,6 +83,7 @@ final class Peer implements AutoCloseable {
         return switch (impl) {
             case "idmint" -> idmint(impl, b -> b);
             case "idmintStriped" -> idmint(impl, b -> b.workers(2));
+            case "idmintFencedUuid" -> idmintFencedUuid(impl);
             case "idmintSegment" -> idmintSegment(impl);
             case "cosidSnowflake" -> cosidSnowflake(impl);
             case "cosidSegmentChain" -> cosidSegmentChain(impl);
@@ -134,6 +135,19 @@ final class Peer implements AutoCloseable {
                     registry.close();
                     deleteTree(dir);
                 });
+    }
+
+    /** Fenced UUIDv7s over one Snowflake worker, as {@link #idmint} leases it. */
+    private static Peer idmintFencedUuid(String name) throws IOException {
+        Path dir = Files.createTempDirectory("idmint-peer-");
+        WorkerRegistry registry = WorkerRegistries.local(dir);
+        IdGenerator generator = io.idmint.Snowflake.newBuilder().registry(registry).build();
+        io.idmint.FencedUuidV7 uuids = io.idmint.FencedUuidV7.over(generator);
+        return new Peer(name, null, uuids::next, null, Peer::uuidV7Millis, () -> {
+            generator.close();
+            registry.close();
+            deleteTree(dir);
+        });
     }
 
     /** Segments on the testkit's in-memory store: the cost of the buffer, not of a database. */

@@ -71,8 +71,9 @@ import org.openjdk.jmh.infra.ThreadParams;
 public class PeerBenchmark {
 
     /** The generator under test: a name {@link Peer#open} knows. */
-    @Param({"idmint", "idmintStriped", "idmintSegment", "cosidSnowflake", "cosidSegmentChain",
-        "tsid", "hutool", "yitter", "uuidV7", "jdkRandomUuid", "jdkAtomicLong"})
+    @Param({"idmint", "idmintStriped", "idmintFencedUuid", "idmintSegment", "cosidSnowflake",
+        "cosidSegmentChain", "tsid", "hutool", "yitter", "uuidV7", "jdkRandomUuid",
+        "jdkAtomicLong"})
     public String impl;
 
     Peer peer;

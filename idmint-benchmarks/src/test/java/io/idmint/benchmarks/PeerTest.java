@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PeerTest {
 
     /** Generators whose IDs must carry a timestamp, for the lead columns (others may too). */
-    private static final Set<String> TIMED = Set.of("idmint", "cosidSnowflake", "tsid", "hutool",
-            "yitter", "uuidV7");
+    private static final Set<String> TIMED = Set.of("idmint", "idmintFencedUuid",
+            "cosidSnowflake", "tsid", "hutool", "yitter", "uuidV7");
 
     static List<String> impls() {
         return PeerBenchmark.impls();
@@ -56,7 +56,8 @@ class PeerTest {
         assertThatThrownBy(() -> Peer.open("leaf"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(
-                        "unknown impl 'leaf'; known: idmint, idmintStriped, idmintSegment,");
+                        "unknown impl 'leaf'; known: idmint, idmintStriped, idmintFencedUuid, "
+                        + "idmintSegment,");
     }
 
     @Test

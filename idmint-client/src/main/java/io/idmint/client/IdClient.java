@@ -5,6 +5,8 @@ import io.grpc.Metadata;
 import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
+import io.idmint.FencedUuidV7;
+import io.idmint.Layout;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -49,9 +52,11 @@ public final class IdClient implements AutoCloseable {
     private final int segmentBatch;
     private final Supplier<RuntimeException> timedOut;
     private final Map<String, SegmentClient> segments = new ConcurrentHashMap<>();
+    private final Layout layout;
 
     private IdClient(Builder b, List<Endpoint> endpoints) {
         this.endpoints = endpoints;
+        this.layout = b.layout;
         this.deadlineNanos = b.deadline.toNanos();
         this.callTimeoutNanos = b.callTimeout.toNanos();
         this.segmentBatch = b.segmentBatch;
@@ -88,6 +93,17 @@ public final class IdClient implements AutoCloseable {
      */
     public long nextId() {
         return buffer.take(deadlineNanos, timedOut);
+    }
+
+    /**
+     * The fenced UUIDv7 of the next ID ({@link FencedUuidV7}): a {@code UUID} key with the
+     * IDs' guarantee, unique by construction and increasing as the IDs are. Its time and worker
+     * read right when {@link Builder#layout} is the servers' layout.
+     *
+     * @throws IdServiceUnavailableException as {@link #nextId()}
+     */
+    public UUID nextUuid() {
+        return FencedUuidV7.of(nextId(), layout);
     }
 
     /** The IDs of segment tag {@code tag}, with a buffer of their own (one per tag). */
@@ -157,8 +173,22 @@ public final class IdClient implements AutoCloseable {
         private Path clientKey;
         private String token;
         private boolean tls;
+        private Layout layout = Layout.SNOWFLAKE;
 
         private Builder() {
+        }
+
+        /**
+         * The servers' layout, for {@link IdClient#nextUuid()}: a UUID carries its ID's time as
+         * Unix milliseconds, which takes the layout's epoch and tick; default {@code snowflake},
+         * the servers' default. (Whatever the layout, UUIDs of distinct IDs are distinct.)
+         *
+         * @throws IllegalArgumentException when a UUIDv7 cannot hold the layout's times
+         */
+        public Builder layout(Layout layout) {
+            FencedUuidV7.requireFits(layout);
+            this.layout = layout;
+            return this;
         }
 
         /** The servers, asked in this order: gRPC targets such as {@code "h1:9090"}. */

@@ -3,6 +3,9 @@ package io.idmint.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idmint.FencedUuidV7;
+import io.idmint.Layout;
+import io.idmint.testkit.IdOracle;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,6 +83,28 @@ class IdClientTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void nextUuid_isTheFencedUuidV7OfTheNextId_increasingWithTheIds() {
+        ScriptedServer s = server(Layout.SNOWFLAKE.compose(1_000, 0, 5, 0, 0));
+        IdClient ids = client(IdClient.builder().endpoints(List.of(s.target())));
+        long before = ids.nextId();
+        java.util.UUID prev = null;
+        for (int i = 0; i < 10_000; i++) {
+            java.util.UUID u = ids.nextUuid();
+            assertThat(u.version()).isEqualTo(7);
+            long id = FencedUuidV7.idOf(u, Layout.SNOWFLAKE);
+            assertThat(id).isGreaterThan(before);
+            if (prev != null) {
+                assertThat(IdOracle.compareUnsigned(u, prev)).isPositive();
+            }
+            before = id;
+            prev = u;
+        }
+        assertThatThrownBy(() -> IdClient.builder().layout(Layout.parse("time=48,sequence=12")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has times a UUIDv7 cannot hold");
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.idmint.entity;
 
+import io.idmint.FencedUuidV7;
 import io.idmint.IdGenerator;
+import io.idmint.Layout;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.segment.SegmentSequence;
 import io.idmint.spi.RangeStore;
@@ -15,6 +17,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.LongFunction;
 
 /**
@@ -189,9 +192,11 @@ public final class EntityIds {
                 throw refused("code = true makes a public code, a String; the field is a "
                         + type.getName());
             }
-            if (!code && type != long.class && type != Long.class && type != String.class) {
-                throw refused("the field must be a long, Long or String, not a "
-                        + type.getName());
+            boolean uuid = type == UUID.class && segment == null;
+            if (!code && !uuid && type != long.class && type != Long.class
+                    && type != String.class) {
+                throw refused("the field must be a long, Long" + (segment == null
+                        ? ", String or UUID" : " or String") + ", not a " + type.getName());
             }
             if (segment != null) {
                 if (segments == null) {
@@ -221,6 +226,15 @@ public final class EntityIds {
             }
             if (code) {
                 this.form = codes::apply;
+            } else if (uuid) {
+                Layout layout = ids.layout();
+                try {
+                    FencedUuidV7.requireFits(layout);
+                } catch (IllegalArgumentException e) {
+                    throw refused("a UUID field holds the ID's fenced UUIDv7, and "
+                            + e.getMessage());
+                }
+                this.form = value -> FencedUuidV7.of(value, layout);
             } else if (type == String.class) {
                 this.form = Long::toString;
             } else {
@@ -253,7 +267,7 @@ public final class EntityIds {
             return value == null || Long.valueOf(0).equals(value) || "".equals(value);
         }
 
-        /** A new value, in the field's form (a {@code Long} or a {@code String}). */
+        /** A new value, in the field's form (a {@code Long}, a {@code String} or a UUID). */
         public Object next() {
             if (sequence == null) {
                 return form.apply(ids.nextId());

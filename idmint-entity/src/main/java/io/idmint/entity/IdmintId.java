@@ -11,7 +11,9 @@ import java.lang.annotation.Target;
  * database makes). {@link EntityIds} fills it only while it is unset (null, {@code 0} for a
  * {@code long}, empty for a {@code String}), so an update never rewrites it. A {@code long} or
  * {@code Long} field holds the ID; a {@code String} one its decimal digits, or with {@link
- * #code()} its public code. Another type is refused, naming the field.
+ * #code()} its public code; a {@link java.util.UUID} one the ID's fenced UUIDv7 ({@link
+ * io.idmint.FencedUuidV7}: unique by construction, sorted as the IDs). Another type is refused,
+ * naming the field.
  *
  * <pre>{@code
  * @Table("orders")

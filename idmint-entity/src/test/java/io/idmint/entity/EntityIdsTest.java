@@ -75,6 +75,16 @@ class EntityIdsTest {
     record Frozen(@IdmintId Long id) {
     }
 
+    static class Reading {
+        @IdmintId
+        java.util.UUID id;
+    }
+
+    static class UuidCounter {
+        @IdmintSegment("readings")
+        java.util.UUID number;
+    }
+
     @BeforeEach
     void start() {
         registry = WorkerRegistries.local(dir);
@@ -169,11 +179,34 @@ class EntityIdsTest {
     }
 
     @Test
+    void uuidField_takesTheFencedUuidV7OfAnId_increasingSingleAndInBatches() {
+        Reading one = entities.fill(new Reading());
+        List<Reading> batch = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            batch.add(new Reading());
+        }
+        entities.fillAll(batch);
+
+        long prev = io.idmint.FencedUuidV7.idOf(one.id, ids.layout());
+        assertThat(one.id.version()).isEqualTo(7);
+        assertThat(ids.layout().decode(prev).workerId()).isEqualTo(ids.status().workerId());
+        for (Reading r : batch) {
+            long id = io.idmint.FencedUuidV7.idOf(r.id, ids.layout());
+            assertThat(id).isGreaterThan(prev);
+            prev = id;
+        }
+    }
+
+    @Test
     void badFields_areRefused_namingTheField() {
         assertThatThrownBy(() -> entities.fill(new WrongType()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("@IdmintId on " + WrongType.class.getName() + ".id")
-                .hasMessageContaining("long, Long or String, not a java.lang.Integer");
+                .hasMessageContaining("long, Long, String or UUID, not a java.lang.Integer");
+        assertThatThrownBy(() -> entities.check(UuidCounter.class))
+                .hasMessageContaining("@IdmintSegment(\"readings\") on "
+                        + UuidCounter.class.getName() + ".number")
+                .hasMessageContaining("long, Long or String, not a java.util.UUID");
         assertThatThrownBy(() -> entities.slots(Both.class))
                 .hasMessageContaining(Both.class.getName() + ".id").hasMessageContaining("both");
         assertThatThrownBy(() -> entities.check(CodeOnLong.class))

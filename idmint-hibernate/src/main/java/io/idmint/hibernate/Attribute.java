@@ -1,15 +1,19 @@
 package io.idmint.hibernate;
 
+import io.idmint.FencedUuidV7;
+import io.idmint.Layout;
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
 import java.lang.reflect.Method;
+import java.util.UUID;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
  * The attribute a generator fills, key or not: a {@code long} or {@code Long} holds the value as
  * it is, a {@code String} its decimal digits (or, for {@code @IdmintId(code = true)}, its public
- * code). Any other type is refused when Hibernate builds its metadata, naming the attribute.
+ * code), and for {@code @IdmintId} a {@link UUID} the ID's fenced UUIDv7. Any other type is
+ * refused when Hibernate builds its metadata, naming the attribute.
  */
 final class Attribute {
 
@@ -22,10 +26,12 @@ final class Attribute {
      * @param annotation the annotation as the message names it, e.g. {@code @IdmintId}
      * @param code the public code instead of the digits, looked up once the type is known to
      *     hold it; or null for the digits
+     * @param layout the layout of the IDs, for a {@code UUID} attribute (their fenced UUIDv7s);
+     *     null when the values are no IDs (segments), which a UUID cannot hold
      * @throws IllegalArgumentException naming the attribute, when its type holds no ID
      */
     static LongFunction<Object> form(String annotation, Member member,
-            Supplier<LongFunction<String>> code) {
+            Supplier<LongFunction<String>> code, Supplier<Layout> layout) {
         Class<?> type = member instanceof Field f ? f.getType() : ((Method) member).getReturnType();
         if (code != null) {
             if (type != String.class) {
@@ -40,8 +46,19 @@ final class Attribute {
         if (type == String.class) {
             return Long::toString;
         }
+        if (type == UUID.class && layout != null) {
+            Layout l = layout.get();
+            try {
+                FencedUuidV7.requireFits(l);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where(annotation, member) + ": a UUID "
+                        + "attribute holds the ID's fenced UUIDv7, and " + e.getMessage(), e);
+            }
+            return id -> FencedUuidV7.of(id, l);
+        }
         throw new IllegalArgumentException(where(annotation, member) + ": the attribute must be "
-                + "a long, Long or String, not a " + type.getName());
+                + "a long, Long" + (layout != null ? ", String or UUID" : " or String")
+                + ", not a " + type.getName());
     }
 
     /** {@code @IdmintId on com.example.Order.number}. */

@@ -16,8 +16,9 @@ import org.hibernate.annotations.ValueGenerationType;
  * <p>On the entity's key or on any other attribute (a public order number beside a key the
  * database makes): it is filled once, at insert, and an update never rewrites it. A {@code long}
  * or {@code Long} attribute holds the ID; a {@code String} one its decimal digits, or with
- * {@link #code()} its public code. Another type fails when Hibernate starts, naming the
- * attribute.
+ * {@link #code()} its public code; a {@link java.util.UUID} one the ID's fenced UUIDv7 ({@link
+ * io.idmint.FencedUuidV7}: unique by construction, sorted as the IDs, for a {@code uuid}
+ * column). Another type fails when Hibernate starts, naming the attribute.
  *
  * <pre>{@code
  * @Entity
@@ -26,6 +27,12 @@ import org.hibernate.annotations.ValueGenerationType;
  *     private Long id;
  *     @IdmintId(code = true)
  *     private String publicNumber;   // e.g. "14MCWBB18R68JRM", not countable
+ * }
+ *
+ * @Entity
+ * class Event {
+ *     @Id @IdmintId
+ *     private UUID id;               // a fenced UUIDv7, e.g. 019ad3c4-21a0-7000-8a3c-...
  * }
  * }</pre>
  */

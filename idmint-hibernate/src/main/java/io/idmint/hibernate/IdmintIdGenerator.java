@@ -31,11 +31,15 @@ public final class IdmintIdGenerator
             GeneratorCreationContext context) {
         IdGenerator configured = IdmintHibernate.setting(context, IdmintHibernate.ID_GENERATOR,
                 IdGenerator.class);
+        // The attribute's type is checked first: a bad one fails before a standalone generator
+        // would claim a worker.
+        java.util.function.Supplier<IdGenerator> source = () -> configured != null ? configured
+                : IdmintHibernate.standalone();
         this.form = Attribute.form("@IdmintId", member, annotation.code()
                 ? () -> IdmintHibernate.codes(context,
                         Attribute.where("@IdmintId(code = true)", member))
-                : null);
-        this.ids = configured != null ? configured : IdmintHibernate.standalone();
+                : null, () -> source.get().layout());
+        this.ids = source.get();
     }
 
     @Override

@@ -44,7 +44,7 @@ public final class IdmintSegmentGenerator
             GeneratorCreationContext context) {
         SegmentGenerator segments = IdmintHibernate.setting(context,
                 IdmintHibernate.SEGMENT_GENERATOR, SegmentGenerator.class);
-        this.form = Attribute.form("@IdmintSegment", member, null);
+        this.form = Attribute.form("@IdmintSegment", member, null, null);
         this.tag = annotation.value();
         this.autoCreate = annotation.autoCreate();
         this.sequence = segments != null ? segments.sequence(tag) : null;

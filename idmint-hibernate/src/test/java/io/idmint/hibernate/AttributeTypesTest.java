@@ -20,7 +20,7 @@ class AttributeTypesTest {
     void idmintId_onAnInstant_failsAtStart_namingTheAttributeAndTypes() {
         assertThatThrownBy(() -> start(StampedEvent.class))
                 .rootCause().hasMessage("@IdmintId on " + StampedEvent.class.getName()
-                        + ".stamp: the attribute must be a long, Long or String, not a "
+                        + ".stamp: the attribute must be a long, Long, String or UUID, not a "
                         + "java.time.Instant");
     }
 
@@ -29,6 +29,14 @@ class AttributeTypesTest {
         assertThatThrownBy(() -> start(IntNumbered.class))
                 .rootCause().hasMessage("@IdmintSegment on " + IntNumbered.class.getName()
                         + ".number: the attribute must be a long, Long or String, not a int");
+    }
+
+    @Test
+    void idmintSegment_onAUuid_failsAtStart_aCounterIsNoUuid() {
+        assertThatThrownBy(() -> start(UuidNumbered.class))
+                .rootCause().hasMessage("@IdmintSegment on " + UuidNumbered.class.getName()
+                        + ".number: the attribute must be a long, Long or String, not a "
+                        + "java.util.UUID");
     }
 
     @Test
@@ -78,6 +86,14 @@ class AttributeTypesTest {
         Long id;
         @IdmintSegment("numbers")
         int number;
+    }
+
+    @Entity
+    static class UuidNumbered {
+        @Id
+        Long id;
+        @IdmintSegment("numbers")
+        java.util.UUID number;
     }
 
     @Entity

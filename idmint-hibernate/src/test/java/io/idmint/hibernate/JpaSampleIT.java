@@ -3,12 +3,15 @@ package io.idmint.hibernate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idmint.FencedUuidV7;
 import io.idmint.IdGenerator;
 import io.idmint.codes.CodeCodec;
 import io.idmint.hibernate.app.Invoice;
 import io.idmint.hibernate.app.Invoices;
 import io.idmint.hibernate.app.PurchaseOrder;
 import io.idmint.hibernate.app.PurchaseOrders;
+import io.idmint.hibernate.app.Reading;
+import io.idmint.hibernate.app.Readings;
 import io.idmint.hibernate.app.Receipt;
 import io.idmint.hibernate.app.Receipts;
 import io.idmint.hibernate.app.SampleApp;
@@ -25,6 +28,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -108,6 +112,35 @@ class JpaSampleIT {
         // Dense per tag: 80,000 invoices take at most a few ranges' worth of IDs.
         Long max = sql.queryForObject("select max(id) from invoice", Long.class);
         assertThat(max).isLessThan(total + 1_000_000);
+    }
+
+    @Test
+    void uuidKeys_areFencedUuidV7sOfThisWorkersIds_sortedInTheDatabaseAsTheIds()
+            throws Exception {
+        Readings readings = app.getBean(Readings.class);
+        onThreads(thread -> {
+            List<Reading> batch = new ArrayList<>();
+            for (int r = 0; r < 2_000; r++) {
+                batch.add(new Reading("sensor-" + thread));
+            }
+            readings.saveAll(batch);
+        });
+        JdbcTemplate sql = app.getBean(JdbcTemplate.class);
+        IdGenerator ids = app.getBean(IdGenerator.class);
+        assertThat(sql.queryForObject("select data_type from information_schema.columns where "
+                + "table_name = 'reading' and column_name = 'id'", String.class))
+                .isEqualTo("uuid");
+        // PostgreSQL's uuid order (bytewise) is the order of the IDs the UUIDs carry.
+        List<UUID> sorted = sql.queryForList("select id from reading order by id", UUID.class);
+        assertThat(sorted).hasSize(THREADS * 2_000);
+        long prev = 0;
+        for (UUID u : sorted) {
+            assertThat(u.version()).isEqualTo(7);
+            long id = FencedUuidV7.idOf(u, ids.layout());
+            assertThat(id).isGreaterThan(prev);
+            assertThat(ids.layout().decode(id).workerId()).isEqualTo(WORKER);
+            prev = id;
+        }
     }
 
     @Test

@@ -38,6 +38,7 @@ class CodesHttpIT {
     private static final String MALFORMED_CODE = "urn:idmint:problem:malformed-code";
     private static final String NOT_CONFIGURED = "urn:idmint:problem:not-configured";
     private static final String BAD_PARAMETER = "urn:idmint:problem:bad-parameter";
+    private static final String MALFORMED_ID = "urn:idmint:problem:malformed-id";
 
     @TempDir
     static Path data;
@@ -203,6 +204,28 @@ class CodesHttpIT {
         String after = list(http.get("/api/v1/fenced-uuids"), "uuids").get(0);
         assertThat(FencedUuidV7.idOf(UuidV7.parse(after), Layout.SNOWFLAKE))
                 .isGreaterThan(before).isGreaterThan(prev);
+    }
+
+    @Test
+    void decode_readsTheIdAFencedUuidOrItsTypeIdCarries() {
+        String text = list(http.get("/api/v1/fenced-uuids"), "uuids").get(0);
+        UUID u = UuidV7.parse(text);
+        long id = FencedUuidV7.idOf(u, Layout.SNOWFLAKE);
+        String typeId = new TypeId("user", u).toString();
+
+        assertThat(http.get("/v1/id/decode?id=" + text).json().get("id"))
+                .isEqualTo(Long.toString(id));
+        assertThat(http.get("/v1/id/decode?id=" + typeId).json().get("id"))
+                .isEqualTo(Long.toString(id));
+        assertThat(http.get("/api/v1/ids/" + typeId).json().get("value_string"))
+                .isEqualTo(Long.toString(id));
+        // A v4 UUID, a TypeID suffix above 7, a UUID of no tick of this layout: 400 naming it.
+        assertProblem(http.get("/v1/id/decode?id=f47ac10b-58cc-4372-a567-0e02b2c3d479"), 400,
+                MALFORMED_ID, "is not a UUIDv7: version 4");
+        assertProblem(http.get("/v1/id/decode?id=user_8zzzzzzzzzzzzzzzzzzzzzzzzz"), 400,
+                MALFORMED_ID, "user_8zzzzzzzzzzzzzzzzzzzzzzzzz");
+        assertProblem(http.get("/v1/id/decode?id=00000000-0001-7000-8000-000000000000"), 400,
+                MALFORMED_ID, "is no fenced UUID of layout snowflake");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.idmint.spring;
 
+import io.idmint.FencedUuidV7;
 import io.idmint.GeneratorListener;
 import io.idmint.IdGenerator;
 import io.idmint.codes.CodeCodec;
@@ -28,6 +29,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.Environment;
 
 /**
@@ -73,6 +75,19 @@ public class IdmintAutoConfiguration {
     public IdGenerator idGenerator(IdmintSettings settings, WorkerRegistry registry,
             ObjectProvider<GeneratorListener> listener) {
         return settings.generator(registry, listener.getIfUnique(() -> GeneratorListener.NONE));
+    }
+
+    /**
+     * Fenced UUIDv7s over the application's IdGenerator: {@code UUID} keys with the IDs'
+     * guarantee. Lazy, so an application whose layout a UUIDv7 cannot hold starts, and fails
+     * only where it asks for them, with the reason.
+     */
+    @Bean
+    @Lazy
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(IdGenerator.class)
+    public FencedUuidV7 fencedUuids(IdGenerator ids) {
+        return FencedUuidV7.over(ids);
     }
 
     @Bean(destroyMethod = "close")

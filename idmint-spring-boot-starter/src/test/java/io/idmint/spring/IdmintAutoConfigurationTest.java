@@ -1,6 +1,7 @@
 package io.idmint.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idmint.IdGenerator;
 import io.idmint.LeaseState;
@@ -56,7 +57,23 @@ class IdmintAutoConfigurationTest {
             assertThat(ids.nextId()).isGreaterThan(a);
             assertThat(ids.layout().decode(a).workerId()).isEqualTo(9);
             assertThat(ids.status().state()).isEqualTo(LeaseState.ACTIVE);
+            java.util.UUID uuid = ctx.getBean(io.idmint.FencedUuidV7.class).next();
+            assertThat(uuid.version()).isEqualTo(7);
+            long carried = io.idmint.FencedUuidV7.idOf(uuid, ids.layout());
+            assertThat(carried).isGreaterThan(a);
+            assertThat(ids.layout().decode(carried).workerId()).isEqualTo(9);
         });
+    }
+
+    @Test
+    void fencedUuids_onALayoutTheyCannotHold_startAnyway_andFailWhereAskedFor() {
+        runner().withPropertyValues("idmint.worker=2", "idmint.layout=time=48,worker=4,sequence=11")
+                .run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    assertThat(ctx.getBean(IdGenerator.class).nextId()).isPositive();
+                    assertThatThrownBy(() -> ctx.getBean(io.idmint.FencedUuidV7.class))
+                            .rootCause().hasMessageContaining("has times a UUIDv7 cannot hold");
+                });
     }
 
     @Test

@@ -1,11 +1,14 @@
 package io.idmint.server.api;
 
+import io.idmint.FencedUuidV7;
 import io.idmint.GeneratorStatus;
 import io.idmint.IdCodec;
 import io.idmint.IdGenerator;
 import io.idmint.IdParts;
 import io.idmint.IdUnavailableException;
 import io.idmint.Layout;
+import io.idmint.formats.TypeId;
+import io.idmint.formats.UuidV7;
 import io.idmint.server.config.Config;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -22,6 +25,8 @@ public final class IdService {
 
     /** The largest max-count a server may be configured with. */
     public static final int MAX_COUNT_LIMIT = Config.MAX_COUNT_LIMIT;
+    /** The symbols of a TypeID's suffix (a UUID in base32). */
+    private static final int TYPEID_SUFFIX = 26;
 
     private final IdGenerator ids;
     private final int maxCount;
@@ -100,7 +105,8 @@ public final class IdService {
 
     /**
      * The parts of an ID given as text: decimal, hex ({@code 0x} optional with 16 digits) or
-     * base32 (see {@link IdCodec#parseAny}).
+     * base32 (see {@link IdCodec#parseAny}); or of the ID a fenced UUIDv7 carries, given as a
+     * UUID (36 characters with hyphens) or a TypeID ({@code prefix_} and 26 symbols).
      *
      * @param format decimal, hex or base32 to read the text only that way, or null for any
      * @throws IllegalArgumentException when it is not an ID of this layout, is valid in two
@@ -111,6 +117,15 @@ public final class IdService {
                 && text.chars().skip(1).allMatch(c -> c >= '0' && c <= '9')) {
             throw new IllegalArgumentException("'" + text + "' is negative; idmint IDs are "
                     + "positive");
+        }
+        if (format == null && text != null) {
+            int sep = text.lastIndexOf('_');
+            if (text.length() == 36 && text.charAt(8) == '-') {
+                return decode(FencedUuidV7.idOf(UuidV7.parse(text), ids.layout()));
+            }
+            if (text.length() - sep - 1 == TYPEID_SUFFIX) {
+                return decode(FencedUuidV7.idOf(TypeId.parse(text).uuid(), ids.layout()));
+            }
         }
         return decode(format == null ? IdCodec.parseAny(text, ids.layout())
                 : IdCodec.named(format).parse(text));
