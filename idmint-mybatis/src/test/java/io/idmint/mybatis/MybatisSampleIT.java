@@ -172,7 +172,7 @@ class MybatisSampleIT {
                 .hasStackTraceContaining("MyBatis statement "
                         + BadMappingApp.Crates.class.getName() + ".insert: @IdmintId on "
                         + BadMappingApp.Crate.class.getName() + ".id: the field must be a long, "
-                        + "Long or String, not a java.lang.Integer");
+                        + "Long, String or UUID, not a java.lang.Integer");
     }
 
     private static ConfigurableApplicationContext onEtcd(EtcdCluster etcd, String name) {

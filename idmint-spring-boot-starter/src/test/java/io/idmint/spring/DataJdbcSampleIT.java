@@ -155,7 +155,7 @@ class DataJdbcSampleIT {
     void fieldThatCannotHoldAnId_failsTheStart_namingIt() {
         assertThatThrownBy(() -> other(BadTypeApp.class).run())
                 .hasStackTraceContaining("@IdmintId on " + BadTypeApp.Crate.class.getName()
-                        + ".id: the field must be a long, Long or String, not a "
+                        + ".id: the field must be a long, Long, String or UUID, not a "
                         + "java.lang.Integer");
     }
 
