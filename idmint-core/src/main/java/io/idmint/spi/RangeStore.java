@@ -53,6 +53,47 @@ public interface RangeStore extends AutoCloseable {
     /** Every tag with the start of its next allocation and its step, sorted by tag. */
     List<TagInfo> tags() throws RegistryException;
 
+    /** The longest serial definition a store keeps, in characters. */
+    int MAX_DEFINITION = 1000;
+
+    /**
+     * Stores the definition of serial {@code name} (its text form, {@code
+     * io.idmint.segment.SerialDefinition#text()}), once: defining it again with the same text
+     * changes nothing; with another text it is a {@link RegistryException.Kind#CONFLICT} naming
+     * the stored one, which stays. A serial's definition lives beside its per-period tags, so
+     * every node reads the same one.
+     *
+     * @throws IllegalArgumentException when {@code name} is not a valid tag name, or the text is
+     *     empty, longer than {@link #MAX_DEFINITION} or holds a character outside printable
+     *     ASCII and newlines
+     * @throws UnsupportedOperationException when the store keeps no definitions, saying why
+     * @throws RegistryException CONFLICT (another definition is stored), or UNAVAILABLE
+     */
+    default void define(String name, String definition) throws RegistryException {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no serial "
+                + "definitions");
+    }
+
+    /**
+     * The stored definition of serial {@code name}, or null when there is none.
+     *
+     * @throws UnsupportedOperationException when the store keeps no definitions, saying why
+     */
+    default String definition(String name) throws RegistryException {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no serial "
+                + "definitions");
+    }
+
+    /**
+     * Every stored serial definition by name, sorted by name.
+     *
+     * @throws UnsupportedOperationException when the store keeps no definitions, saying why
+     */
+    default java.util.SortedMap<String, String> definitions() throws RegistryException {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no serial "
+                + "definitions");
+    }
+
     /** Frees client resources; the stored tags stay. */
     @Override
     void close();

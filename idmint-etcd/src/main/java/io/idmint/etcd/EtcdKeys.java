@@ -15,6 +15,8 @@ record EtcdKeys(String prefix) {
 
     /** The range store's directory; no worker namespace may have this name. */
     static final String SEGMENTS = "segments";
+    /** The range store's serial definitions; no worker namespace may have this name either. */
+    static final String SERIALS = "serials";
 
     String layout(String ns) {
         return namespace(ns) + "/layout";
@@ -26,9 +28,10 @@ record EtcdKeys(String prefix) {
     }
 
     private String namespace(String ns) {
-        if (ns.equals(SEGMENTS)) {
+        if (ns.equals(SEGMENTS) || ns.equals(SERIALS)) {
             throw new IllegalArgumentException("namespace '" + ns + "' is where the segment "
-                    + "range store keeps its tags (etcd prefix " + prefix + "); choose another");
+                    + "range store keeps its " + (ns.equals(SEGMENTS) ? "tags" : "serials")
+                    + " (etcd prefix " + prefix + "); choose another");
         }
         return prefix + "/" + ns;
     }
@@ -41,6 +44,16 @@ record EtcdKeys(String prefix) {
     /** A segment tag's key: its value is {@code "<next> <step>"}, decimal. */
     String segment(String tag) {
         return segments() + tag;
+    }
+
+    /** Every serial definition's key starts with this. */
+    String serials() {
+        return prefix + "/" + SERIALS + "/";
+    }
+
+    /** A serial's definition: the text as written. */
+    String serial(String name) {
+        return serials() + name;
     }
 
     /** Everything of one datacenter. */

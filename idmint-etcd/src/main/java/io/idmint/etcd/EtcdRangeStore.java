@@ -103,6 +103,38 @@ final class EtcdRangeStore implements RangeStore {
     }
 
     @Override
+    public void define(String name, String definition) throws RegistryException {
+        TagValue.checkDefinition(name, definition);
+        String key = keys.serial(name);
+        TxnResponse t = store.txn("definition of serial " + name,
+                new Cmp[] {new Cmp(bytes(key), Cmp.Op.EQUAL, CmpTarget.createRevision(0))},
+                new Op[] {Op.put(bytes(key), bytes(definition), PutOption.DEFAULT)},
+                new Op[] {Op.get(bytes(key), GetOption.DEFAULT)});
+        if (t.isSucceeded()) {
+            return;
+        }
+        KeyValue kv = first(t.getGetResponses().get(0).getKvs());
+        TagValue.requireSameDefinition(name, definition,
+                kv == null ? null : string(kv.getValue()), "etcd key " + key);
+    }
+
+    @Override
+    public String definition(String name) throws RegistryException {
+        KeyValue kv = first(store.get(keys.serial(name)).getKvs());
+        return kv == null ? null : string(kv.getValue());
+    }
+
+    @Override
+    public java.util.SortedMap<String, String> definitions() throws RegistryException {
+        String dir = keys.serials();
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        for (KeyValue kv : store.getPrefix(dir).getKvs()) {
+            out.put(string(kv.getKey()).substring(dir.length()), string(kv.getValue()));
+        }
+        return out;
+    }
+
+    @Override
     public void close() {
         store.close();
     }

@@ -37,6 +37,13 @@ final class JdbcRangeStore implements RangeStore {
     private static final String LIST =
             "SELECT tag, next_id, step FROM idmint_segment WHERE namespace = ?";
 
+    private static final String DEFINE =
+            "INSERT INTO idmint_serial (namespace, name, definition) VALUES (?, ?, ?)";
+    private static final String DEFINITION =
+            "SELECT definition FROM idmint_serial WHERE namespace = ? AND name = ?";
+    private static final String DEFINITIONS =
+            "SELECT name, definition FROM idmint_serial WHERE namespace = ?";
+
     private final JdbcPool pool;
     private final String namespace;
     private final String where;
@@ -157,6 +164,53 @@ final class JdbcRangeStore implements RangeStore {
         }
         // In Java, not ORDER BY: the database's collation need not sort like String does.
         out.sort(Comparator.comparing(TagInfo::tag));
+        return out;
+    }
+
+    @Override
+    public void define(String name, String definition) throws RegistryException {
+        TagValue.checkDefinition(name, definition);
+        requireFits(name);
+        try (Connection c = pool.connect(); PreparedStatement ps = pool.prepare(c, DEFINE)) {
+            ps.setString(1, namespace);
+            ps.setString(2, name);
+            ps.setString(3, definition);
+            ps.executeUpdate();
+            return;
+        } catch (SQLException e) {
+            if (!JdbcPool.isDuplicateKey(e)) {
+                throw pool.unavailable("define serial '" + name + "'", e);
+            }
+        }
+        TagValue.requireSameDefinition(name, definition, definition(name), where);
+    }
+
+    @Override
+    public String definition(String name) throws RegistryException {
+        try (Connection c = pool.connect(); PreparedStatement ps = pool.prepare(c, DEFINITION)) {
+            ps.setString(1, namespace);
+            ps.setString(2, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            throw pool.unavailable("read serial '" + name + "'", e);
+        }
+    }
+
+    @Override
+    public java.util.SortedMap<String, String> definitions() throws RegistryException {
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        try (Connection c = pool.connect(); PreparedStatement ps = pool.prepare(c, DEFINITIONS)) {
+            ps.setString(1, namespace);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getString(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw pool.unavailable("list the serials", e);
+        }
         return out;
     }
 

@@ -230,6 +230,30 @@ final class LeafAllocStore implements RangeStore {
     }
 
     @Override
+    public void define(String name, String definition) {
+        throw noDefinitions();
+    }
+
+    @Override
+    public String definition(String name) {
+        throw noDefinitions();
+    }
+
+    @Override
+    public java.util.SortedMap<String, String> definitions() {
+        throw noDefinitions();
+    }
+
+    /** Why serials are refused here: Leaf's table has no place for a definition. */
+    private static UnsupportedOperationException noDefinitions() {
+        return new UnsupportedOperationException("serials are not kept in Leaf's leaf_alloc "
+                + "table: it has a row per biz_tag with max_id and step, and no place for a "
+                + "serial's definition, which every node must read the same; serve serials "
+                + "from idmint's own table (segment.table=idmint_segment, the default) or "
+                + "another segment store");
+    }
+
+    @Override
     public void close() {
         pool.close();
     }

@@ -10,3 +10,12 @@ CREATE TABLE IF NOT EXISTS idmint_segment (
     step BIGINT NOT NULL CHECK (step BETWEEN 1 AND 1099511627776),
     PRIMARY KEY (namespace, tag)
 );
+
+-- Serial definitions (idmint serial define): one row per serial of a namespace, its definition
+-- as idmint writes it; its per-period counters are rows of idmint_segment. Never change a row.
+CREATE TABLE IF NOT EXISTS idmint_serial (
+    namespace VARCHAR(64) NOT NULL,
+    name VARCHAR(64) NOT NULL,
+    definition VARCHAR(1000) NOT NULL,
+    PRIMARY KEY (namespace, name)
+);

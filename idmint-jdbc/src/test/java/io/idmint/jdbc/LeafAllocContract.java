@@ -57,6 +57,11 @@ abstract class LeafAllocContract extends RangeStoreContract {
     }
 
     @Override
+    protected String definitionsRefusal() {
+        return "serials are not kept in Leaf's leaf_alloc table";
+    }
+
+    @Override
     protected RangeStore newClient() {
         return RangeStores.open(storeUrl(), null);
     }

@@ -43,6 +43,9 @@ import redis.clients.jedis.resps.ScanResult;
  * instead of creating it (as a bare {@code HINCRBY} would), checks the stored values, and
  * {@code HINCRBY}s {@code next}, which Redis refuses past 2^63 - 1.
  *
+ * <p>Serial definitions are the fields of one hash, {@code <namespace>:serials}, set with
+ * {@code HSETNX} so that the first definition stays.
+ *
  * <p>Every failure on the way to or from Redis (refused connection, timeout, an error reply
  * such as {@code LOADING} or {@code READONLY}) is UNAVAILABLE: the script may have run, so its
  * values are lost. Jedis' pooled client is thread-safe and connects on first use.
@@ -92,6 +95,8 @@ final class RedisRangeStore implements RangeStore {
 
     private final RedisUri uri;
     private final String prefix;
+    /** The hash of serial definitions, {@code <namespace>:serials}: a field per serial. */
+    private final String serials;
     private final RedisClient client;
     /** Sockets the pool has opened: a new one may reach a server restarted on other settings. */
     private final AtomicLong sockets = new AtomicLong();
@@ -103,6 +108,7 @@ final class RedisRangeStore implements RangeStore {
     RedisRangeStore(RedisUri uri) {
         this.uri = uri;
         this.prefix = uri.namespace() + ":segments:";
+        this.serials = uri.namespace() + ":serials";
         int millis = (int) uri.timeout().toMillis();
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(16);
@@ -214,6 +220,28 @@ final class RedisRangeStore implements RangeStore {
             out.put(tag, new TagInfo(tag, number(key, "next", v.get(0), 0, Long.MAX_VALUE),
                     number(key, "step", v.get(1), 1, MAX_STEP)));
         }
+    }
+
+    @Override
+    public void define(String name, String definition) throws RegistryException {
+        TagValue.checkDefinition(name, definition);
+        long set = call("HSETNX " + serials + " " + name,
+                () -> client.hsetnx(serials, name, definition));
+        if (set == 1) {
+            return;
+        }
+        TagValue.requireSameDefinition(name, definition, definition(name),
+                "Redis hash " + serials + " on " + uri);
+    }
+
+    @Override
+    public String definition(String name) throws RegistryException {
+        return call("HGET " + serials + " " + name, () -> client.hget(serials, name));
+    }
+
+    @Override
+    public java.util.SortedMap<String, String> definitions() throws RegistryException {
+        return new TreeMap<>(call("HGETALL " + serials, () -> client.hgetAll(serials)));
     }
 
     @Override

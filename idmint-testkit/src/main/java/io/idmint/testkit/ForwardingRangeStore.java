@@ -35,6 +35,21 @@ public class ForwardingRangeStore implements RangeStore {
     }
 
     @Override
+    public void define(String name, String definition) throws RegistryException {
+        delegate.define(name, definition);
+    }
+
+    @Override
+    public String definition(String name) throws RegistryException {
+        return delegate.definition(name);
+    }
+
+    @Override
+    public java.util.SortedMap<String, String> definitions() throws RegistryException {
+        return delegate.definitions();
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

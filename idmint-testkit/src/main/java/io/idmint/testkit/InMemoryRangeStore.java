@@ -23,6 +23,7 @@ public final class InMemoryRangeStore implements RangeStore {
     private final Map<String, Long> next = new TreeMap<>();
     private final Map<String, Long> steps = new HashMap<>();
     private final Map<String, List<Range>> allocated = new HashMap<>();
+    private final java.util.SortedMap<String, String> definitions = new TreeMap<>();
     private boolean available = true;
     private long allocations;
     private long calls;
@@ -85,6 +86,29 @@ public final class InMemoryRangeStore implements RangeStore {
         List<TagInfo> out = new ArrayList<>();
         next.forEach((tag, n) -> out.add(new TagInfo(tag, n, steps.get(tag))));
         return out;
+    }
+
+    @Override
+    public synchronized void define(String name, String definition) throws RegistryException {
+        TagValue.checkDefinition(name, definition);
+        checkAvailable();
+        String stored = definitions.putIfAbsent(name, definition);
+        if (stored != null) {
+            TagValue.requireSameDefinition(name, definition, stored, "in memory");
+        }
+    }
+
+    @Override
+    public synchronized String definition(String name) throws RegistryException {
+        checkAvailable();
+        return definitions.get(name);
+    }
+
+    @Override
+    public synchronized java.util.SortedMap<String, String> definitions()
+            throws RegistryException {
+        checkAvailable();
+        return new TreeMap<>(definitions);
     }
 
     @Override

@@ -49,6 +49,29 @@ public abstract class RangeStoreContract {
         return Names.MAX_TAG;
     }
 
+    /**
+     * Null when the store keeps serial definitions; else a part of the reason its {@link
+     * RangeStore#define} gives (then every definition test checks that refusal instead).
+     */
+    protected String definitionsRefusal() {
+        return null;
+    }
+
+    /** For a store that keeps no definitions: each definition call refuses, saying why. */
+    private boolean refusesDefinitions(RangeStore s) {
+        String why = definitionsRefusal();
+        if (why == null) {
+            return false;
+        }
+        assertThatThrownBy(() -> s.define(tag, DEFINITION))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(why);
+        assertThatThrownBy(() -> s.definition(tag))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(why);
+        assertThatThrownBy(s::definitions)
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(why);
+        return true;
+    }
+
     protected final RangeStore connect() {
         RangeStore s = newClient();
         opened.add(s);
@@ -179,6 +202,96 @@ public abstract class RangeStoreContract {
                 .isInstanceOf(RegistryException.class)
                 .extracting(e -> ((RegistryException) e).kind()).isEqualTo(Kind.CONFLICT);
         assertThat(s.allocate(tag, 1).start()).isEqualTo(101);
+    }
+
+    /** A definition as serials write them: several lines, punctuation, braces. */
+    private static final String DEFINITION = "period=day\nzone=Europe/Berlin\n"
+            + "template=INV-{date:yyyyMMdd}-{counter:6}{check}\nfirst=1\nmax-rate=1000\n";
+
+    @Test
+    void define_isKeptAsWritten_readByEveryClient_andListed() throws Exception {
+        RangeStore s = connect();
+        if (refusesDefinitions(s)) {
+            return;
+        }
+        assertThat(s.definition(tag)).isNull();
+        s.define(tag, DEFINITION);
+        s.define(tag + "b", "period=none\ntemplate={counter}\n");
+
+        RangeStore other = connect();
+        assertThat(other.definition(tag)).isEqualTo(DEFINITION);
+        assertThat(other.definitions().entrySet().stream()
+                .filter(e -> e.getKey().startsWith(tag)).map(e -> e.getKey()).toList())
+                .containsExactly(tag, tag + "b");
+        assertThat(other.definitions().get(tag + "b"))
+                .isEqualTo("period=none\ntemplate={counter}\n");
+        // A serial's definition and a tag of the same name do not touch.
+        s.create(tag, 5, 10);
+        assertThat(s.allocate(tag, 1).start()).isEqualTo(5);
+        assertThat(s.definition(tag)).isEqualTo(DEFINITION);
+    }
+
+    @Test
+    void define_again_sameTextChangesNothing_anotherIsConflictKeepingTheFirst() throws Exception {
+        RangeStore s = connect();
+        if (refusesDefinitions(s)) {
+            return;
+        }
+        s.define(tag, DEFINITION);
+        connect().define(tag, DEFINITION);
+        assertThatThrownBy(() -> connect().define(tag, "period=month\ntemplate={counter}\n"))
+                .isInstanceOf(RegistryException.class)
+                .satisfies(e -> assertThat(((RegistryException) e).kind())
+                        .isEqualTo(Kind.CONFLICT))
+                .hasMessageContaining(tag).hasMessageContaining("period=day");
+        assertThat(s.definition(tag)).isEqualTo(DEFINITION);
+    }
+
+    @Test
+    void define_eightClientsAtOnce_oneTextWins_everyOtherIsConflict() throws Exception {
+        if (refusesDefinitions(connect())) {
+            return;
+        }
+        List<RangeStore> clients = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            clients.add(connect());
+        }
+        java.util.concurrent.atomic.AtomicInteger won =
+                new java.util.concurrent.atomic.AtomicInteger();
+        IdOracle.together(8, t -> {
+            try {
+                clients.get(t).define(tag, "period=day\ntemplate=" + t + "-{counter}\n");
+                won.incrementAndGet();
+            } catch (RegistryException e) {
+                assertThat(e.kind()).isEqualTo(Kind.CONFLICT);
+            }
+        });
+        assertThat(won.get()).isEqualTo(1);
+        String stored = connect().definition(tag);
+        for (RangeStore c : clients) {
+            assertThat(c.definition(tag)).isEqualTo(stored);
+        }
+    }
+
+    @Test
+    void define_badNameOrText_isRefused_andStoresNothing() throws Exception {
+        RangeStore s = connect();
+        if (refusesDefinitions(s)) {
+            return;
+        }
+        assertThatThrownBy(() -> s.define("a/b", DEFINITION))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a/b");
+        assertThatThrownBy(() -> s.define(tag, ""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1 to " + RangeStore.MAX_DEFINITION);
+        assertThatThrownBy(() -> s.define(tag, "x".repeat(RangeStore.MAX_DEFINITION + 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> s.define(tag, "template=\u00e9"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("printable ASCII");
+        assertThat(s.definition(tag)).isNull();
+        s.define(tag, "x".repeat(RangeStore.MAX_DEFINITION));
+        assertThat(connect().definition(tag)).hasSize(RangeStore.MAX_DEFINITION);
     }
 
     @Test

@@ -54,6 +54,8 @@ final class ZkNodes {
 
     /** The range store's znode under the chroot; no worker namespace may have this name. */
     static final String SEGMENTS = "segments";
+    /** The range store's serial definitions; no worker namespace may have this name either. */
+    static final String SERIALS = "serials";
 
     private final String chroot;
 
@@ -70,9 +72,10 @@ final class ZkNodes {
             throw new IllegalArgumentException("namespace '" + ns + "' cannot be a ZooKeeper "
                     + "znode name; choose another");
         }
-        if (ns.equals(SEGMENTS)) {
+        if (ns.equals(SEGMENTS) || ns.equals(SERIALS)) {
             throw new IllegalArgumentException("namespace '" + ns + "' is where the segment "
-                    + "range store keeps its tags (" + chroot + "/" + ns + "); choose another");
+                    + "range store keeps its " + (ns.equals(SEGMENTS) ? "tags" : "serials")
+                    + " (" + chroot + "/" + ns + "); choose another");
         }
         return chroot + "/" + ns;
     }
@@ -93,6 +96,15 @@ final class ZkNodes {
      */
     String segment(String tag) {
         return segments() + "/" + Names.requireTag(tag);
+    }
+
+    String serials() {
+        return chroot + "/" + SERIALS;
+    }
+
+    /** A serial's definition znode (a valid tag name is a valid znode name). */
+    String serial(String name) {
+        return serials() + "/" + Names.requireTag(name);
     }
 
     String layout(String ns) {

@@ -109,6 +109,43 @@ final class ZkRangeStore implements RangeStore {
     }
 
     @Override
+    public void define(String name, String definition) throws RegistryException {
+        TagValue.checkDefinition(name, definition);
+        String path = nodes.serial(name);
+        CuratorFramework c = zk.ready(0);
+        try {
+            c.create().creatingParentsIfNeeded().forPath(path, ZkNodes.bytes(definition));
+            return;
+        } catch (KeeperException.NodeExistsException e) {
+            // compared below
+        } catch (Exception e) {
+            throw zk.unavailable("creating " + path, e);
+        }
+        TagValue.requireSameDefinition(name, definition, definition(name), "znode " + path);
+    }
+
+    @Override
+    public String definition(String name) throws RegistryException {
+        Node n = zk.readOrNull(zk.ready(0), nodes.serial(name));
+        return n == null ? null : ZkNodes.text(n.data());
+    }
+
+    @Override
+    public java.util.SortedMap<String, String> definitions() throws RegistryException {
+        CuratorFramework c = zk.ready(0);
+        String dir = nodes.serials();
+        List<String> paths = new ArrayList<>();
+        for (String name : zk.childrenOrEmpty(c, dir)) {
+            paths.add(dir + "/" + name);
+        }
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        for (Map.Entry<String, Node> e : zk.readAll(c, paths).entrySet()) {
+            out.put(e.getKey().substring(dir.length() + 1), ZkNodes.text(e.getValue().data()));
+        }
+        return out;
+    }
+
+    @Override
     public void close() {
         zk.close();
     }

@@ -53,6 +53,46 @@ public record TagValue(long next, long step) {
     }
 
     /**
+     * The checks of {@link RangeStore#define}: a valid tag name as the serial's name, and a
+     * definition of 1 to {@link RangeStore#MAX_DEFINITION} characters of printable ASCII and
+     * newlines.
+     *
+     * @throws IllegalArgumentException naming the bad argument
+     */
+    public static void checkDefinition(String name, String definition) {
+        Names.requireTag(name);
+        if (definition == null || definition.isEmpty()
+                || definition.length() > RangeStore.MAX_DEFINITION) {
+            throw new IllegalArgumentException("the definition of serial '" + name + "' must "
+                    + "be 1 to " + RangeStore.MAX_DEFINITION + " characters, got "
+                    + (definition == null ? "none" : definition.length()));
+        }
+        for (int i = 0; i < definition.length(); i++) {
+            char c = definition.charAt(i);
+            if (c != '\n' && (c < 0x20 || c > 0x7e)) {
+                throw new IllegalArgumentException("the definition of serial '" + name + "' "
+                        + "has character " + (int) c + " at " + i + "; only printable ASCII "
+                        + "and newlines are kept");
+            }
+        }
+    }
+
+    /**
+     * After a define that found serial {@code name} defined already: nothing when the stored
+     * definition is the same text, else {@link RegistryException.Kind#CONFLICT} naming it.
+     *
+     * @param where the store and its key, for the message, such as {@code "etcd key /x/y"}
+     */
+    public static void requireSameDefinition(String name, String definition, String stored,
+            String where) throws RegistryException {
+        if (!definition.equals(stored)) {
+            throw new RegistryException(RegistryException.Kind.CONFLICT, "serial '" + name
+                    + "' is defined already (" + where + "), as: "
+                    + String.valueOf(stored).replace('\n', ' ').strip());
+        }
+    }
+
+    /**
      * The value after an allocation of {@code size} ({@link RangeStore#TAG_STEP} for the step);
      * the allocation is {@code [next(), after.next())}.
      *

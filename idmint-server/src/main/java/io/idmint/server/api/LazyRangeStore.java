@@ -108,6 +108,21 @@ public final class LazyRangeStore implements RangeStore {
     }
 
     @Override
+    public void define(String name, String definition) throws RegistryException {
+        store().define(name, definition);
+    }
+
+    @Override
+    public String definition(String name) throws RegistryException {
+        return store().definition(name);
+    }
+
+    @Override
+    public java.util.SortedMap<String, String> definitions() throws RegistryException {
+        return store().definitions();
+    }
+
+    @Override
     public synchronized void close() {
         closed = true;
         if (store != null) {

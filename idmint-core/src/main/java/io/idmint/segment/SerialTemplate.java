@@ -1,0 +1,285 @@
+package io.idmint.segment;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A serial's template, compiled: literal text, the period's date, the counter and a check
+ * symbol (fields in {@link SerialDefinition}). {@link #render} fixes the date for one period, so
+ * that writing a value is appending a few strings and a number.
+ */
+final class SerialTemplate {
+
+    /** ISO/IEC 7064 MOD 37,36: its symbols, value 0 to 35. */
+    private static final String SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    private static final int MAX_WIDTH = 18;
+
+    /** One part of a template. */
+    private sealed interface Part {
+    }
+
+    private record Literal(String text) implements Part {
+    }
+
+    private record Date(DateTimeFormatter format) implements Part {
+    }
+
+    private record Counter(Integer width) implements Part {
+    }
+
+    private record Check() implements Part {
+    }
+
+    private final List<Part> parts;
+    private final Integer width;
+
+    private SerialTemplate(List<Part> parts, Integer width) {
+        this.parts = List.copyOf(parts);
+        this.width = width;
+    }
+
+    /** @throws IllegalArgumentException naming the field or character that is wrong */
+    static SerialTemplate compile(String name, String template, SerialPeriod period) {
+        String where = "serial '" + name + "': template '" + template + "'";
+        List<Part> parts = new ArrayList<>();
+        StringBuilder literal = new StringBuilder();
+        int counters = 0;
+        int checks = 0;
+        Integer width = null;
+        for (int i = 0; i < template.length(); i++) {
+            char c = template.charAt(i);
+            if (c == '}') {
+                if (i + 1 < template.length() && template.charAt(i + 1) == '}') {
+                    literal.append('}');
+                    i++;
+                    continue;
+                }
+                throw new IllegalArgumentException(where + ": a lone '}' at " + (i + 1)
+                        + " (write }} for a brace)");
+            }
+            if (c != '{') {
+                literal.append(c);
+                continue;
+            }
+            if (i + 1 < template.length() && template.charAt(i + 1) == '{') {
+                literal.append('{');
+                i++;
+                continue;
+            }
+            int end = template.indexOf('}', i);
+            if (end < 0) {
+                throw new IllegalArgumentException(where + ": the field at " + (i + 1)
+                        + " has no closing '}'");
+            }
+            String field = template.substring(i + 1, end);
+            if (literal.length() > 0) {
+                parts.add(new Literal(literal.toString()));
+                literal.setLength(0);
+            }
+            if (field.startsWith("date:")) {
+                if (period == SerialPeriod.NONE) {
+                    throw new IllegalArgumentException(where + ": {" + field + "}: a serial "
+                            + "with period none has no period date; choose year, month, week "
+                            + "or day");
+                }
+                parts.add(new Date(pattern(where, field.substring(5))));
+            } else if (field.equals("counter") || field.startsWith("counter:")) {
+                counters++;
+                if (field.length() > 7) {
+                    width = width(where, field.substring(8));
+                }
+                parts.add(new Counter(width));
+            } else if (field.equals("check")) {
+                checks++;
+                parts.add(new Check());
+            } else {
+                throw new IllegalArgumentException(where + ": unknown field {" + field + "}; "
+                        + "fields are {date:PATTERN}, {counter}, {counter:N} and {check}");
+            }
+            i = end;
+        }
+        if (literal.length() > 0) {
+            parts.add(new Literal(literal.toString()));
+        }
+        if (counters != 1) {
+            throw new IllegalArgumentException(where + " has " + counters + " {counter} fields; "
+                    + "a serial's template has exactly one");
+        }
+        if (checks > 1) {
+            throw new IllegalArgumentException(where + " has " + checks + " {check} fields; "
+                    + "at most one");
+        }
+        SerialTemplate t = new SerialTemplate(parts, width);
+        t.requireDistinctPeriods(where, period);
+        return t;
+    }
+
+    /** Periods checked for distinct dates: a century of them. */
+    private static final int CENTURY_YEARS = 101;
+
+    /**
+     * Refuses a periodic template whose text would repeat: a counter that starts again needs a
+     * date that tells its periods apart ({@code yyyyMMdd} for days, not {@code MMdd}), checked
+     * over the periods of a century from 2026.
+     */
+    private void requireDistinctPeriods(String where, SerialPeriod period) {
+        if (period == SerialPeriod.NONE) {
+            return;
+        }
+        List<Date> dates = parts.stream().filter(Date.class::isInstance).map(Date.class::cast)
+                .toList();
+        if (dates.isEmpty()) {
+            throw new IllegalArgumentException(where + ": a counter that starts again each "
+                    + period.key() + " repeats its values unless the template has a "
+                    + "{date:PATTERN} that tells the " + period.key() + "s apart");
+        }
+        java.util.Map<String, LocalDate> seen = new java.util.HashMap<>();
+        LocalDate start = period.start(LocalDate.of(2026, 1, 1));
+        LocalDate stop = start.plusYears(CENTURY_YEARS);
+        for (LocalDate d = start; d.isBefore(stop); d = period.next(d)) {
+            StringBuilder key = new StringBuilder();
+            for (Date date : dates) {
+                key.append(date.format().format(d)).append('\u0000');
+            }
+            LocalDate earlier = seen.putIfAbsent(key.toString(), d);
+            if (earlier != null) {
+                throw new IllegalArgumentException(where + ": its date fields write the "
+                        + period.key() + "s from " + earlier + " and " + d + " alike, so their "
+                        + "values would repeat; use a pattern that tells every " + period.key()
+                        + " apart (for example yyyyMMdd)");
+            }
+        }
+    }
+
+    private static DateTimeFormatter pattern(String where, String pattern) {
+        try {
+            // Locale.UK: English names, and ISO weeks (Monday first, week 1 holds 4 January) for
+            // the week fields Y and w; Locale.ROOT's weeks are not ISO's.
+            DateTimeFormatter f = DateTimeFormatter.ofPattern(pattern, Locale.UK);
+            f.format(LocalDate.of(2026, 1, 1));
+            return f;
+        } catch (IllegalArgumentException | java.time.DateTimeException e) {
+            throw new IllegalArgumentException(where + ": date pattern '" + pattern + "' is "
+                    + "not one for a date (" + e.getMessage() + "); for example yyyyMMdd", e);
+        }
+    }
+
+    private static int width(String where, String digits) {
+        try {
+            int n = Integer.parseInt(digits);
+            if (n >= 1 && n <= MAX_WIDTH) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(where + ": counter width '" + digits + "' must be "
+                + "1 to " + MAX_WIDTH);
+    }
+
+    /** The counter's width, or null when it is written as it is. */
+    Integer width() {
+        return width;
+    }
+
+    /** The template with the period's date written: what {@link Rendered#write} fills in. */
+    Rendered render(LocalDate periodStart) {
+        List<Object> fixed = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        for (Part p : parts) {
+            if (p instanceof Literal l) {
+                text.append(l.text());
+            } else if (p instanceof Date d) {
+                text.append(d.format().format(periodStart));
+            } else {
+                fixed.add(text.toString());
+                text.setLength(0);
+                fixed.add(p);
+            }
+        }
+        fixed.add(text.toString());
+        return new Rendered(fixed.toArray(), width == null ? 0 : width);
+    }
+
+    /** A template for one period: text, then the counter and check in their places. */
+    static final class Rendered {
+
+        private final Object[] pieces;
+        private final int width;
+
+        private Rendered(Object[] pieces, int width) {
+            this.pieces = pieces;
+            this.width = width;
+        }
+
+        /** The value {@code counter} as text. */
+        String write(long counter) {
+            StringBuilder sb = new StringBuilder(48);
+            for (Object piece : pieces) {
+                if (piece instanceof String s) {
+                    sb.append(s);
+                } else if (piece instanceof Counter) {
+                    String digits = Long.toString(counter);
+                    for (int i = digits.length(); i < width; i++) {
+                        sb.append('0');
+                    }
+                    sb.append(digits);
+                } else {
+                    sb.append(checkSymbol(sb));
+                }
+            }
+            return sb.toString();
+        }
+    }
+
+    /**
+     * The ISO/IEC 7064 MOD 37,36 check symbol of the letters and digits of {@code text} (other
+     * characters are skipped, letters read without case): it catches every single wrong symbol
+     * and nearly every swap of two neighbours.
+     */
+    static char checkSymbol(CharSequence text) {
+        int p = 36;
+        for (int i = 0; i < text.length(); i++) {
+            int v = value(text.charAt(i));
+            if (v >= 0) {
+                p = step(p, v);
+            }
+        }
+        return SYMBOLS.charAt(((1 - p) % 36 + 36) % 36);
+    }
+
+    /** Whether the letters and digits of {@code text}, its last one the check, are consistent. */
+    static boolean checks(CharSequence text) {
+        int p = 36;
+        int s = 0;
+        for (int i = 0; i < text.length(); i++) {
+            int v = value(text.charAt(i));
+            if (v >= 0) {
+                s = (p + v) % 36;
+                p = ((s == 0 ? 36 : s) * 2) % 37;
+            }
+        }
+        return s == 1;
+    }
+
+    private static int step(int p, int v) {
+        int s = (p + v) % 36;
+        return ((s == 0 ? 36 : s) * 2) % 37;
+    }
+
+    private static int value(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'A' && c <= 'Z') {
+            return c - 'A' + 10;
+        }
+        if (c >= 'a' && c <= 'z') {
+            return c - 'a' + 10;
+        }
+        return -1;
+    }
+}
