@@ -38,6 +38,8 @@ public final class SerialDefinition {
      * counter of 6 digits; raise it for a busier serial, and widen the counter with it).
      */
     public static final long DEFAULT_MAX_RATE = 10;
+    /** The longest template, in characters. */
+    public static final int MAX_TEMPLATE = 100;
     /** The default of {@link Builder#step}: values each node takes from the store at once. */
     public static final long DEFAULT_STEP = 100;
 
@@ -102,7 +104,7 @@ public final class SerialDefinition {
             String value = line.substring(eq + 1);
             switch (key) {
                 case "period" -> b.period(SerialPeriod.parse(value));
-                case "zone" -> b.zone(zone(name, value));
+                case "zone" -> b.zone(value);
                 case "template" -> b.template(value);
                 case "first" -> b.first(number(name, key, value));
                 case "max-rate" -> b.maxRate(number(name, key, value));
@@ -191,15 +193,6 @@ public final class SerialDefinition {
         return Long.toString(v).length();
     }
 
-    private static ZoneId zone(String name, String id) {
-        try {
-            return ZoneId.of(id);
-        } catch (DateTimeException e) {
-            throw new IllegalArgumentException("serial '" + name + "': time zone '" + id
-                    + "' does not exist (use a region such as Europe/Berlin, or UTC)", e);
-        }
-    }
-
     private static long number(String name, String key, String value) {
         try {
             return Long.parseLong(value.strip());
@@ -242,12 +235,27 @@ public final class SerialDefinition {
             return this;
         }
 
+        /**
+         * The zone by its ID ({@code Europe/Berlin}, {@code UTC}).
+         *
+         * @throws IllegalArgumentException naming the ID when no such zone exists
+         */
+        public Builder zone(String id) {
+            try {
+                return zone(ZoneId.of(id));
+            } catch (DateTimeException e) {
+                throw new IllegalArgumentException("serial '" + name + "': time zone '" + id
+                        + "' does not exist (use a region such as Europe/Berlin, or UTC)", e);
+            }
+        }
+
         /** How values are written (fields in the class comment). Required. */
         public Builder template(String template) {
             Objects.requireNonNull(template, "template");
-            if (template.isEmpty() || template.indexOf('\n') >= 0) {
+            if (template.isEmpty() || template.indexOf('\n') >= 0
+                    || template.length() > MAX_TEMPLATE) {
                 throw new IllegalArgumentException("serial '" + name + "': the template must "
-                        + "be one non-empty line");
+                        + "be one line of 1 to " + MAX_TEMPLATE + " characters");
             }
             this.template = template;
             return this;

@@ -85,9 +85,11 @@ class JdbcConfigTest {
         for (Dialect d : Dialect.values()) {
             assertThat(d.schemaStatements(Use.REGISTRY)).hasSize(3)
                     .allSatisfy(s -> assertThat(s).startsWith("CREATE TABLE IF NOT EXISTS"));
-            assertThat(d.schemaStatements(Use.SEGMENTS)).singleElement()
-                    .satisfies(s -> assertThat(s).startsWith("CREATE TABLE IF NOT EXISTS "
-                            + "idmint_segment"));
+            assertThat(d.schemaStatements(Use.SEGMENTS)).hasSize(2)
+                    .satisfies(s -> assertThat(s.get(0)).startsWith("CREATE TABLE IF NOT EXISTS "
+                            + "idmint_segment"))
+                    .satisfies(s -> assertThat(s.get(1)).startsWith("CREATE TABLE IF NOT EXISTS "
+                            + "idmint_serial"));
         }
     }
 

@@ -14,6 +14,7 @@ import io.idmint.server.cli.NextCommand;
 import io.idmint.server.cli.RangeCommand;
 import io.idmint.server.cli.RegistryCommand;
 import io.idmint.server.cli.SegmentCommand;
+import io.idmint.server.cli.SerialCommand;
 import io.idmint.server.cli.SqlCommand;
 import io.idmint.server.config.Config;
 import io.idmint.server.ops.Logs;
@@ -95,7 +96,7 @@ public final class Main {
     /** The commands, in the order of the help. */
     private static final List<String> COMMANDS = List.of("next", "decode", "layout", "range",
             "serve",
-            "registry", "segment", "sql", "migrate", "config", "health");
+            "registry", "segment", "serial", "sql", "migrate", "config", "health");
 
     /**
      * One command. A switch, not a map of lambdas: the first lambda a run links costs a cold
@@ -115,6 +116,7 @@ public final class Main {
                     new RegistryCommand(invocation)),
                     List.of(Config.REGISTRY, Config.DATA_DIR, Config.NAMESPACE));
             case "segment" -> SegmentCommand.commandLine(invocation);
+            case "serial" -> SerialCommand.commandLine(invocation);
             case "sql" -> SqlCommand.commandLine(invocation);
             case "migrate" -> MigrateCommand.commandLine();
             case "config" -> ConfigOptions.addTo(new CommandLine(new ConfigCommand(invocation)),

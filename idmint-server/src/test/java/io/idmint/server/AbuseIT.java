@@ -17,6 +17,7 @@ import io.idmint.grpc.v1.NextFlakesRequest;
 import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextObjectIdsRequest;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
+import io.idmint.grpc.v1.NextSerialsRequest;
 import io.idmint.grpc.v1.NextTypedIdsRequest;
 import io.idmint.grpc.v1.NextUuidsRequest;
 import io.idmint.grpc.v1.StreamIdsRequest;
@@ -332,6 +333,10 @@ class AbuseIT {
 
     @Test
     void unreadGrpcReplies_ofEveryCall_stayBounded() throws Exception {
+        assertThat(node.http.send("POST", "/api/v1/serials",
+                java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\":\"abuse\","
+                        + "\"template\":\"ABUSE-{counter:12}\",\"step\":100000}"),
+                "Content-Type", "application/json").status()).isEqualTo(201);
         String before = node.http.get("/metrics").body();
         long gcLogMark = Files.size(gcLog);
         List<Call<?>> calls = List.of(
@@ -353,6 +358,9 @@ class AbuseIT {
                         NextCodesRequest.newBuilder().setCount(10_000).build()),
                 new Call<>(IdServiceGrpc.getNextSegmentIdsMethod(),
                         NextSegmentIdsRequest.newBuilder().setTag("abuse").setCount(10_000)
+                                .build()),
+                new Call<>(IdServiceGrpc.getNextSerialsMethod(),
+                        NextSerialsRequest.newBuilder().setName("abuse").setCount(8_000)
                                 .build()),
                 new Call<>(IdServiceGrpc.getStreamIdsMethod(),
                         StreamIdsRequest.newBuilder().setCount(1_000_000).build()),

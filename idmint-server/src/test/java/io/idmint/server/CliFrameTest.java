@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 class CliFrameTest {
 
     private static final String[] COMMANDS =
-            {"next", "decode", "layout", "serve", "registry", "segment", "config", "sql",
-                "migrate", "health"};
+            {"next", "decode", "layout", "serve", "registry", "segment", "serial", "config",
+                "sql", "migrate", "health"};
 
     @Test
     void version_onEveryCommand_printsTheVersion() {
@@ -84,8 +84,8 @@ class CliFrameTest {
         assertThat(Main.commandLine(inv, "next").getSubcommands()).containsOnlyKeys("next");
         assertThat(Main.commandLine(inv, "segment").getSubcommands()).containsOnlyKeys("segment");
         assertThat(Main.commandLine(inv, "nexxt").getSubcommands()).containsOnlyKeys("help",
-                "next", "decode", "layout", "range", "serve", "registry", "segment", "sql",
-                "migrate", "config", "health");
-        assertThat(Main.commandLine(inv, "--help").getSubcommands()).hasSize(12);
+                "next", "decode", "layout", "range", "serve", "registry", "segment", "serial",
+                "sql", "migrate", "config", "health");
+        assertThat(Main.commandLine(inv, "--help").getSubcommands()).hasSize(13);
     }
 }

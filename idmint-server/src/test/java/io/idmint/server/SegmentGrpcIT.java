@@ -117,6 +117,43 @@ class SegmentGrpcIT {
     }
 
     @Test
+    void serials_defineNextList_andTheirErrorsAsStatusCodes() {
+        io.idmint.grpc.v1.Serial defined = stub(channel).defineSerial(io.idmint.grpc.v1.Serial
+                .newBuilder().setName("label").setPeriod("year").setZone("Europe/Berlin")
+                .setTemplate("{date:yyyy}-ORD-{counter:9}").setFirst(1000).build());
+        assertThat(defined.getStep()).isEqualTo(100);
+        assertThat(defined.getMaxRate()).isEqualTo(10);
+
+        String year = Integer.toString(java.time.Year.now(java.time.ZoneId.of("Europe/Berlin"))
+                .getValue());
+        List<String> values = stub(channel).nextSerials(io.idmint.grpc.v1.NextSerialsRequest
+                .newBuilder().setName("label").setCount(3).build()).getValuesList();
+        if (values.get(2).startsWith(year)) {
+            assertThat(values).containsExactly(year + "-ORD-000001000",
+                    year + "-ORD-000001001", year + "-ORD-000001002");
+        }
+        assertThat(stub(channel).listSerials(io.idmint.grpc.v1.ListSerialsRequest
+                .getDefaultInstance()).getSerialsList()).contains(defined);
+
+        assertStatus(() -> stub(channel).nextSerials(io.idmint.grpc.v1.NextSerialsRequest
+                .newBuilder().setName("nope").build()), Status.Code.NOT_FOUND,
+                "serial 'nope' is not defined");
+        assertStatus(() -> stub(channel).defineSerial(io.idmint.grpc.v1.Serial.newBuilder()
+                .setName("label").setTemplate("{counter}").build()), Status.Code.ALREADY_EXISTS,
+                "serial 'label' is defined already");
+        assertStatus(() -> stub(channel).defineSerial(io.idmint.grpc.v1.Serial.newBuilder()
+                .setName("weekly").setPeriod("fortnight").setTemplate("{counter}").build()),
+                Status.Code.INVALID_ARGUMENT, "period 'fortnight' is none of none, year, "
+                        + "month, week, day");
+        assertStatus(() -> stub(channel).nextSerials(io.idmint.grpc.v1.NextSerialsRequest
+                .newBuilder().setName("label").setCount(0).build()),
+                Status.Code.INVALID_ARGUMENT, "count must be from 1 to");
+        assertStatus(() -> stub(securedChannel, "api").defineSerial(io.idmint.grpc.v1.Serial
+                .newBuilder().setName("x").setTemplate("{counter}").build()),
+                Status.Code.PERMISSION_DENIED, "DefineSerial is an admin call");
+    }
+
+    @Test
     void errors_mapToStatusCodesNamingTheProblem() {
         stub(channel).createSegment(create("errs").build());
 

@@ -115,6 +115,80 @@ class SegmentHttpIT {
         assertThat(http.send("HEAD", "/api/v1/segments").status()).isEqualTo(200);
     }
 
+    // ---------------------------------------------------------------- serials
+
+    static Http.Response define(Http http, String json, String... headers) {
+        String[] h = new String[headers.length + 2];
+        h[0] = "Content-Type";
+        h[1] = JSON;
+        System.arraycopy(headers, 0, h, 2, headers.length);
+        return http.send("POST", "/api/v1/serials", HttpRequest.BodyPublishers.ofString(json), h);
+    }
+
+    @Test
+    void serial_defineThenValues_todaysDateAndADenseCounter_listed() {
+        Http.Response defined = define(http, "{\"name\":\"invoice\",\"period\":\"day\","
+                + "\"zone\":\"UTC\",\"template\":\"INV-{date:yyyyMMdd}-{counter:6}{check}\"}");
+        assertThat(defined.status()).as(defined.body()).isEqualTo(201);
+        assertThat(defined.body()).isEqualTo("{\"name\":\"invoice\",\"period\":\"day\","
+                + "\"zone\":\"UTC\",\"template\":\"INV-{date:yyyyMMdd}-{counter:6}{check}\","
+                + "\"first\":1,\"max_rate\":10,\"step\":100}");
+        // The same definition again changes nothing.
+        assertThat(define(http, "{\"name\":\"invoice\",\"period\":\"day\",\"zone\":\"UTC\","
+                + "\"template\":\"INV-{date:yyyyMMdd}-{counter:6}{check}\"}").status())
+                .isEqualTo(201);
+
+        String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString()
+                .replace("-", "");
+        Http.Response one = http.get("/api/v1/serials/invoice");
+        assertThat(one.status()).as(one.body()).isEqualTo(200);
+        assertThat(one.header("cache-control")).isEqualTo("no-store");
+        Map<String, Object> body = one.json();
+        assertThat(body.get("serial")).isEqualTo("invoice");
+        @SuppressWarnings("unchecked")
+        List<String> first = (List<String>) body.get("values");
+        @SuppressWarnings("unchecked")
+        List<String> more = (List<String>) http.get("/api/v1/serials/invoice?count=250").json()
+                .get("values");
+        // A run that crosses midnight UTC between the calls starts again at 1: not checked.
+        if (first.get(0).startsWith("INV-" + today) && more.get(249).startsWith("INV-" + today)) {
+            assertThat(first.get(0)).startsWith("INV-" + today + "-000001");
+            for (int i = 0; i < 250; i++) {
+                assertThat(more.get(i)).startsWith(String.format("INV-%s-%06d", today, i + 2))
+                        .hasSize(20);
+            }
+        }
+        assertThat(http.get("/api/v1/serials").body()).startsWith("{\"serials\":[")
+                .contains("{\"name\":\"invoice\",\"period\":\"day\"");
+    }
+
+    @Test
+    void serial_badRequests_areRefusedNamingTheProblem_andDefineNothing() {
+        assertProblem(define(http, "{\"name\":\"bad\",\"period\":\"day\","
+                + "\"template\":\"{date:yyyyMMdd}-{count}\"}"), 400,
+                "unknown field {count}");
+        assertProblem(define(http, "{\"name\":\"bad\",\"period\":\"day\",\"zone\":\"Mars/Base\","
+                + "\"template\":\"{date:yyyyMMdd}-{counter}\"}"), 400,
+                "time zone 'Mars/Base' does not exist");
+        assertProblem(define(http, "{\"name\":\"bad\",\"period\":\"day\","
+                + "\"template\":\"{date:yyyyMMdd}-{counter:3}\"}"), 400,
+                "a counter of width 3 holds values up to 999");
+        assertProblem(define(http, "{\"name\":\"bad\",\"colour\":\"red\"}"), 400,
+                "unknown field 'colour'; the fields are name, period, zone, template, first, "
+                        + "max_rate and step");
+        assertProblem(define(http, "{\"period\":\"day\"}"), 400, "field name must be a string");
+        assertProblem(http.get("/api/v1/serials/bad"), 404, "serial 'bad' is not defined");
+        assertThat(http.get("/api/v1/serials").body()).doesNotContain("\"bad\"");
+
+        define(http, "{\"name\":\"receipt\",\"template\":\"R-{counter}\"}");
+        assertProblem(define(http, "{\"name\":\"receipt\",\"template\":\"Q-{counter}\"}"), 409,
+                "serial 'receipt' is defined already");
+        assertProblem(http.get("/api/v1/serials/receipt?count=0"), 400,
+                "count must be from 1 to 10000, got 0");
+        assertThat(http.get("/api/v1/serials/receipt").json().get("values"))
+                .isEqualTo(List.of("R-1"));
+    }
+
     @Test
     void leafSegment_isOneIdAsPlainText_withoutNewline() {
         create(http, "{\"tag\":\"leaf\",\"start\":42}");
@@ -365,6 +439,16 @@ class SegmentHttpIT {
         assertThat(s.get("/api/snowflake/get/k", "Authorization", api).status()).isEqualTo(200);
         // The token is checked before the tag and the count.
         assertProblem(s.get("/api/v1/segments/bad%20tag/ids?count=0"), 401, "Authorization");
+        // Serials: defining and listing are admin calls, values need the API token.
+        String serial = "{\"name\":\"sec\",\"template\":\"S-{counter}\"}";
+        assertProblem(define(s, serial), 401, "needs an Authorization");
+        assertProblem(define(s, serial, "Authorization", api), 403,
+                "/api/v1/serials is an admin call");
+        assertThat(define(s, serial, "Authorization", admin).status()).isEqualTo(201);
+        assertProblem(s.get("/api/v1/serials", "Authorization", api), 403, "admin call");
+        assertProblem(s.get("/api/v1/serials/sec"), 401, "needs an Authorization");
+        assertThat(s.get("/api/v1/serials/sec", "Authorization", api).json().get("values"))
+                .isEqualTo(List.of("S-1"));
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.idmint.Layout;
 import io.idmint.TypedId;
 import io.idmint.codes.CodeCodec;
 import io.idmint.formats.TypeId;
+import io.idmint.segment.SerialDefinition;
 import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.server.mint.TimeWindows;
 import io.idmint.spi.TagInfo;
@@ -327,6 +328,47 @@ public final class Calls {
         SegmentService s = segments();
         RequestPipeline.check(() -> s.checkCreate(tag, start, step));
         return waits.run(() -> s.createChecked(tag, start, step));
+    }
+
+    /**
+     * NextSerials ({@code GET /api/v1/serials/{name}}): segments served, the name, the count as
+     * text (absent is 1, at most max-count), the charge, then the values, which may wait for the
+     * store.
+     */
+    public CompletionStage<String[]> nextSerials(RequestPipeline.Caller caller, String name,
+            String count, Waits waits) {
+        SegmentService s = segments();
+        String n = RequestPipeline.parse(() -> SegmentService.checkSerialName(name));
+        Count c = RequestPipeline.count(count, s.maxCount());
+        charge(caller, c);
+        return waits.run(() -> s.nextSerials(n, c));
+    }
+
+    /** As the HTTP form, the count a number and {@code fits} the transport's reply bound. */
+    public CompletionStage<String[]> nextSerials(RequestPipeline.Caller caller, String name,
+            boolean present, long count, LongConsumer fits, Waits waits) {
+        SegmentService s = segments();
+        String n = RequestPipeline.parse(() -> SegmentService.checkSerialName(name));
+        Count c = count(present, count, s.maxCount(), fits);
+        charge(caller, c);
+        return waits.run(() -> s.nextSerials(n, c));
+    }
+
+    /**
+     * DefineSerial: segments served, the definition checked as a whole (400 naming what is
+     * wrong), then the store's define. Nulls take the definition's defaults.
+     */
+    public CompletionStage<SerialDefinition> defineSerial(String name, String period,
+            String zone, String template, Long first, Long maxRate, Long step, Waits waits) {
+        SegmentService s = segments();
+        SerialDefinition d = RequestPipeline.parse(() -> SegmentService.serialDefinition(name,
+                period, zone, template, first, maxRate, step));
+        return waits.run(() -> s.define(d));
+    }
+
+    /** ListSerials: segments served, then the store's definitions. */
+    public CompletionStage<List<SerialDefinition>> listSerials(Waits waits) {
+        return waits.run(segments()::serialDefinitions);
     }
 
     /** ListSegments: segments served, then the store's list. */

@@ -23,6 +23,10 @@ public enum Operation {
     NEXT_SEGMENT_IDS("NextSegmentIds", true, false),
     CREATE_SEGMENT("CreateSegment", false, true),
     LIST_SEGMENTS("ListSegments", false, true),
+    /** Values of a serial (docs/serials.md): a counter's next values, written. */
+    NEXT_SERIALS("NextSerials", true, false),
+    DEFINE_SERIAL("DefineSerial", false, true),
+    LIST_SERIALS("ListSerials", false, true),
     /** The IDs of a time window: arithmetic on the layout, nothing minted or revealed. */
     RANGE("Range", false, false);
 

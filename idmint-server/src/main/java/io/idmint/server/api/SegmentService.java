@@ -4,7 +4,12 @@ import io.idmint.IdUnavailableException;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.segment.SegmentStats;
 import io.idmint.segment.Segments;
+import io.idmint.segment.Serial;
+import io.idmint.segment.SerialDefinition;
+import io.idmint.segment.SerialStats;
+import io.idmint.segment.Serials;
 import io.idmint.server.config.Config;
+import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.RegistryException;
 import io.idmint.spi.TagInfo;
@@ -65,6 +70,8 @@ public final class SegmentService implements AutoCloseable {
      */
     private final Set<String> served = ConcurrentHashMap.newKeySet();
     private final LongAdder refusedTags = new LongAdder();
+    /** Serials (docs/serials.md) on the same store: their counters are its tags. */
+    private final Serials serials;
 
     /**
      * @param store where tags are created and listed; closed with this
@@ -80,6 +87,7 @@ public final class SegmentService implements AutoCloseable {
         this.maxCount = maxCount;
         this.defaultStep = defaultStep;
         this.maxTags = maxTags;
+        this.serials = Serials.newBuilder().store(store).build();
     }
 
     /**
@@ -210,6 +218,131 @@ public final class SegmentService implements AutoCloseable {
     /** Every tag in the store, sorted by tag. */
     public List<TagInfo> tags() {
         return tags(store);
+    }
+
+    /**
+     * {@code count} next values of serial {@code name}, in the order taken.
+     *
+     * @throws UnknownTagException when the store defines no such serial
+     * @throws IdUnavailableException when the store gave no range
+     * @throws StoreUnavailableException when the store did not answer for its definition
+     */
+    public String[] nextSerials(String name, Count count) {
+        return nextSerials(serials, name, (int) count.value());
+    }
+
+    /** As {@link #nextSerials(String, Count)}, from {@code serials} (the CLI's own). */
+    public static String[] nextSerials(Serials serials, String name, int count) {
+        Serial serial;
+        try {
+            serial = serials.serial(name);
+        } catch (RegistryException e) {
+            throw failure(e, name);
+        } catch (UnsupportedOperationException e) {
+            throw notKept(e);
+        }
+        String[] out = new String[count];
+        serial.next(out, 0, out.length);
+        return out;
+    }
+
+    /**
+     * Stores a serial's definition; the same one again changes nothing.
+     *
+     * @throws TagExistsException when another definition is stored under its name
+     * @throws StoreUnavailableException when the store did not answer
+     */
+    public SerialDefinition define(SerialDefinition definition) {
+        return define(serials, definition);
+    }
+
+    /** As {@link #define(SerialDefinition)}, in {@code store} (the CLI's own). */
+    public static SerialDefinition define(RangeStore store, SerialDefinition definition) {
+        return define(Serials.newBuilder().store(store).build(), definition);
+    }
+
+    private static SerialDefinition define(Serials serials, SerialDefinition definition) {
+        try {
+            serials.define(definition);
+            return definition;
+        } catch (RegistryException e) {
+            if (e.kind() == RegistryException.Kind.CONFLICT) {
+                throw new TagExistsException(e.getMessage());
+            }
+            throw failure(e, definition.name());
+        } catch (UnsupportedOperationException e) {
+            throw notKept(e);
+        }
+    }
+
+    /** Every serial the store defines, sorted by name. */
+    public List<SerialDefinition> serialDefinitions() {
+        return serialDefinitions(serials);
+    }
+
+    /** As {@link #serialDefinitions()}, from {@code serials} (the CLI's own). */
+    public static List<SerialDefinition> serialDefinitions(Serials serials) {
+        try {
+            return serials.definitions();
+        } catch (RegistryException e) {
+            throw failure(e, null);
+        } catch (UnsupportedOperationException e) {
+            throw notKept(e);
+        }
+    }
+
+    /** What this node did with each serial it served, for metrics and the status page. */
+    public List<SerialStats> serialStats() {
+        return serials.stats();
+    }
+
+    /**
+     * A serial's name as given, checked by the definition's rule.
+     *
+     * @throws IllegalArgumentException naming the name and the rule
+     */
+    static String checkSerialName(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("missing serial name");
+        }
+        SerialDefinition.newBuilder(name);
+        return name;
+    }
+
+    /**
+     * A serial's definition from a transport's fields; nulls take the defaults.
+     *
+     * @throws IllegalArgumentException naming what is wrong with it
+     */
+    public static SerialDefinition serialDefinition(String name, String period, String zone,
+            String template, Long first, Long maxRate, Long step) {
+        SerialDefinition.Builder b = SerialDefinition.newBuilder(checkSerialName(name));
+        if (period != null && !period.isEmpty()) {
+            b.period(io.idmint.segment.SerialPeriod.parse(period));
+        }
+        if (zone != null && !zone.isEmpty()) {
+            b.zone(zone);
+        }
+        if (template == null || template.isEmpty()) {
+            throw new IllegalArgumentException("serial '" + name + "' needs a template, such as "
+                    + "INV-{date:yyyyMMdd}-{counter:6}");
+        }
+        b.template(template);
+        if (first != null) {
+            b.first(first);
+        }
+        if (maxRate != null) {
+            b.maxRate(maxRate);
+        }
+        if (step != null) {
+            b.step(step);
+        }
+        return b.build();
+    }
+
+    /** A store without definitions (Leaf's table): serials are not served, saying why. */
+    private static RuntimeException notKept(UnsupportedOperationException e) {
+        return new CodesAndFormats.NotConfiguredException(e.getMessage());
     }
 
     /** Calls refused since start for a tag past segment.max-tags. */

@@ -19,6 +19,8 @@ import io.idmint.grpc.v1.DecodeResponse;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.ListSegmentsRequest;
 import io.idmint.grpc.v1.ListSegmentsResponse;
+import io.idmint.grpc.v1.ListSerialsRequest;
+import io.idmint.grpc.v1.ListSerialsResponse;
 import io.idmint.grpc.v1.NextCodesRequest;
 import io.idmint.grpc.v1.NextCodesResponse;
 import io.idmint.grpc.v1.NextFencedUuidsRequest;
@@ -28,6 +30,8 @@ import io.idmint.grpc.v1.NextIdsRequest;
 import io.idmint.grpc.v1.NextObjectIdsRequest;
 import io.idmint.grpc.v1.NextObjectIdsResponse;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
+import io.idmint.grpc.v1.NextSerialsRequest;
+import io.idmint.grpc.v1.NextSerialsResponse;
 import io.idmint.grpc.v1.NextTypedIdsRequest;
 import io.idmint.grpc.v1.NextTypedIdsResponse;
 import io.idmint.grpc.v1.NextUuidsRequest;
@@ -35,6 +39,7 @@ import io.idmint.grpc.v1.NextUuidsResponse;
 import io.idmint.grpc.v1.RangeRequest;
 import io.idmint.grpc.v1.RangeResponse;
 import io.idmint.grpc.v1.SegmentTag;
+import io.idmint.grpc.v1.Serial;
 import io.idmint.grpc.v1.StreamIdsRequest;
 import io.idmint.server.api.ApiException;
 import io.idmint.server.api.Calls;
@@ -104,6 +109,9 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
     private static final LongConsumer NEXT_OBJECT_IDS_FIT = fits(2 + 24, "NextObjectIds",
             "and call again for more");
     private static final LongConsumer NEXT_FLAKES_FIT = fits(2 + 32, "NextFlakes",
+            "and call again for more");
+    /** A serial's value: a template of at most 100 characters, its date fields written out. */
+    private static final LongConsumer NEXT_SERIALS_FIT = fits(2 + 512, "NextSerials",
             "and call again for more");
     private static final LongConsumer NEXT_SEGMENT_IDS_FIT = fits(ID_BYTES, "NextSegmentIds",
             "and call again for more");
@@ -302,6 +310,41 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             tags.forEach(t -> b.addSegments(tag(t)));
             return b.build();
         }));
+    }
+
+    @Override
+    public void nextSerials(NextSerialsRequest request,
+            StreamObserver<NextSerialsResponse> out) {
+        awaited(out, () -> ops.nextSerials(GrpcCallers.current(), request.getName(),
+                request.hasCount(), request.getCount(), NEXT_SERIALS_FIT, Waits.IN_PLACE)
+                .thenApply(values -> NextSerialsResponse.newBuilder()
+                        .addAllValues(Arrays.asList(values)).build()));
+    }
+
+    @Override
+    public void defineSerial(Serial request, StreamObserver<Serial> out) {
+        awaited(out, () -> ops.defineSerial(request.getName(), request.getPeriod(),
+                request.getZone(), request.getTemplate(),
+                request.hasFirst() ? request.getFirst() : null,
+                request.hasMaxRate() ? request.getMaxRate() : null,
+                request.hasStep() ? request.getStep() : null, Waits.IN_PLACE)
+                .thenApply(GrpcApi::serial));
+    }
+
+    @Override
+    public void listSerials(ListSerialsRequest request,
+            StreamObserver<ListSerialsResponse> out) {
+        awaited(out, () -> ops.listSerials(Waits.IN_PLACE).thenApply(list -> {
+            ListSerialsResponse.Builder b = ListSerialsResponse.newBuilder();
+            list.forEach(d -> b.addSerials(serial(d)));
+            return b.build();
+        }));
+    }
+
+    private static Serial serial(io.idmint.segment.SerialDefinition d) {
+        return Serial.newBuilder().setName(d.name()).setPeriod(d.period().key())
+                .setZone(d.zone().getId()).setTemplate(d.template()).setFirst(d.first())
+                .setMaxRate(d.maxRate()).setStep(d.step()).build();
     }
 
     private static SegmentTag tag(TagInfo t) {

@@ -278,7 +278,8 @@ public final class HttpApi extends VerticleBase {
         RequestPipeline.Caller caller = caller(req);
         pipeline.authorise(caller, route.operation(method), route.label());
         return switch (route) {
-            case SEGMENTS, SEGMENT_IDS, LEAF_SEGMENT -> segments.serve(route, req, caller);
+            case SEGMENTS, SEGMENT_IDS, LEAF_SEGMENT, SERIALS, SERIAL_VALUES ->
+                    segments.serve(route, req, caller);
             default -> ids.serve(route, req, caller);
         };
     }
@@ -303,7 +304,7 @@ public final class HttpApi extends VerticleBase {
             }
         }
         return req.getHeader(HttpHeaders.TRANSFER_ENCODING) != null
-                && !(route == Route.SEGMENTS && req.method() == HttpMethod.POST);
+                && !(route.posts() && req.method() == HttpMethod.POST);
     }
 
     /**

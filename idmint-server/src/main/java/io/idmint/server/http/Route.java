@@ -24,6 +24,9 @@ public enum Route {
     /** GET lists the segment tags, POST creates one ({@link Operation#CREATE_SEGMENT}). */
     SEGMENTS("/api/v1/segments", Operation.LIST_SEGMENTS),
     SEGMENT_IDS("/api/v1/segments/{tag}/ids", Operation.NEXT_SEGMENT_IDS),
+    /** GET lists the serials, POST defines one ({@link Operation#DEFINE_SERIAL}). */
+    SERIALS("/api/v1/serials", Operation.LIST_SERIALS),
+    SERIAL_VALUES("/api/v1/serials/{name}", Operation.NEXT_SERIALS),
     /** Leaf's segment API: one ID as text. */
     LEAF_SEGMENT("/api/segment/get/{tag}", Operation.NEXT_SEGMENT_IDS),
     /** Leaf's snowflake API: one snowflake ID as text; the key is ignored, as in Leaf. */
@@ -45,6 +48,7 @@ public enum Route {
     static final String ID_PARTS_PREFIX = "/api/v1/ids/";
     static final String CODE_PARTS_PREFIX = "/api/v1/codes/";
     static final String SEGMENTS_PREFIX = "/api/v1/segments/";
+    static final String SERIALS_PREFIX = "/api/v1/serials/";
     static final String SEGMENT_IDS_SUFFIX = "/ids";
     static final String LEAF_SEGMENT_PREFIX = "/api/segment/get/";
     static final String LEAF_SNOWFLAKE_PREFIX = "/api/snowflake/get/";
@@ -72,8 +76,15 @@ public enum Route {
      * that serve none (health, metrics, status, pages, no match).
      */
     Operation operation(HttpMethod method) {
-        return this == SEGMENTS && method == HttpMethod.POST ? Operation.CREATE_SEGMENT
-                : operation;
+        if (method == HttpMethod.POST) {
+            if (this == SEGMENTS) {
+                return Operation.CREATE_SEGMENT;
+            }
+            if (this == SERIALS) {
+                return Operation.DEFINE_SERIAL;
+            }
+        }
+        return operation;
     }
 
     /** Whether a call issues IDs: then only GET is allowed, since a HEAD would waste them. */
@@ -88,7 +99,7 @@ public enum Route {
 
     /** Whether POST is allowed (it creates something). */
     public boolean posts() {
-        return this == SEGMENTS;
+        return this == SEGMENTS || this == SERIALS;
     }
 
     /** The value of the {@code Allow} header. */
@@ -125,6 +136,8 @@ public enum Route {
                 return STATUS;
             case "/api/v1/segments":
                 return SEGMENTS;
+            case "/api/v1/serials":
+                return SERIALS;
             case "/health/live":
                 return LIVE;
             case "/health/ready":
@@ -141,6 +154,9 @@ public enum Route {
                 }
                 if (below(path, CODE_PARTS_PREFIX)) {
                     return CODE_PARTS;
+                }
+                if (below(path, SERIALS_PREFIX)) {
+                    return SERIAL_VALUES;
                 }
                 if (path.startsWith(SEGMENTS_PREFIX) && path.endsWith(SEGMENT_IDS_SUFFIX)
                         && path.indexOf('/', SEGMENTS_PREFIX.length())

@@ -1,9 +1,11 @@
 package io.idmint.server.http;
 
+import io.idmint.segment.SerialDefinition;
 import io.idmint.server.api.ApiException;
 import io.idmint.server.api.Calls;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
+import io.idmint.server.json.ApiJson;
 import io.idmint.server.json.Json;
 import io.idmint.server.json.JsonBytes;
 import io.idmint.server.json.StrictJson;
@@ -39,6 +41,10 @@ final class SegmentEndpoints {
     private static final byte[] IDS_CLOSE = JsonBytes.ascii("]}");
     private static final Set<String> CREATE_FIELDS = Set.of("tag", "start", "step");
     private static final String CREATE_EXAMPLE = "{\"tag\":\"order\",\"start\":1,\"step\":1000}";
+    private static final Set<String> DEFINE_FIELDS = Set.of("name", "period", "zone", "template",
+            "first", "max_rate", "step");
+    private static final String DEFINE_EXAMPLE = "{\"name\":\"invoice\",\"period\":\"day\","
+            + "\"zone\":\"Europe/Berlin\",\"template\":\"INV-{date:yyyyMMdd}-{counter:6}\"}";
 
     private final Calls calls;
     private final Duration bodyTimeout;
@@ -62,6 +68,19 @@ final class SegmentEndpoints {
                     : Responses.awaited(calls.listSegments(WorkerWaits.INSTANCE))
                             .map(tags -> Responses.json(res, 200, tagsJson(tags)));
         }
+        if (route == Route.SERIALS) {
+            Query.none(req.query());
+            return req.method() == HttpMethod.POST ? define(req)
+                    : Responses.awaited(calls.listSerials(WorkerWaits.INSTANCE))
+                            .map(list -> Responses.json(res, 200, serialsJson(list)));
+        }
+        if (route == Route.SERIAL_VALUES) {
+            String name = Query.decodePath(req.path().substring(Route.SERIALS_PREFIX.length()));
+            return Responses.awaited(calls.nextSerials(caller, name, Query.param(req.query(),
+                    "count"), WorkerWaits.INSTANCE))
+                    .map(values -> Responses.json(res, 200, new Json().add("serial", name)
+                            .addRaw("values", stringArray(values)).toString()));
+        }
         String tag;
         String count;
         if (route == Route.SEGMENT_IDS) {
@@ -81,11 +100,54 @@ final class SegmentEndpoints {
     /** {@code POST /api/v1/segments}: reads the body, creates the tag, answers 201. */
     private Future<Integer> create(HttpServerRequest req) {
         Future<TagInfo> created = body(req).compose(body -> {
-            Map<String, Object> o = createRequest(body);
+            Map<String, Object> o = object(body, CREATE_FIELDS, "tag, start and step",
+                    CREATE_EXAMPLE, "tag");
             return Responses.awaited(calls.createSegment((String) o.get("tag"),
                     whole(o, "start"), whole(o, "step"), WorkerWaits.INSTANCE));
         });
         return created.map(t -> Responses.json(req.response(), 201, tagJson(t).toString()));
+    }
+
+    /** {@code POST /api/v1/serials}: reads the body, defines the serial, answers 201. */
+    private Future<Integer> define(HttpServerRequest req) {
+        Future<SerialDefinition> defined = body(req).compose(body -> {
+            Map<String, Object> o = object(body, DEFINE_FIELDS,
+                    "name, period, zone, template, first, max_rate and step", DEFINE_EXAMPLE,
+                    "name");
+            return Responses.awaited(calls.defineSerial((String) o.get("name"),
+                    text(o, "period"), text(o, "zone"), text(o, "template"), whole(o, "first"),
+                    whole(o, "max_rate"), whole(o, "step"), WorkerWaits.INSTANCE));
+        });
+        return defined.map(d -> Responses.json(req.response(), 201,
+                ApiJson.serial(d).toString()));
+    }
+
+    /** An optional string field; null if absent. */
+    private static String text(Map<String, Object> o, String name) {
+        Object v = o.get(name);
+        if (v == null || v instanceof String) {
+            return (String) v;
+        }
+        throw new ApiException(Problem.BAD_PARAMETER, "field " + name + " must be a string, got "
+                + v);
+    }
+
+    /** {@code {"serials":[{…},…]}}. */
+    private static String serialsJson(List<SerialDefinition> list) {
+        StringBuilder out = new StringBuilder("[");
+        for (SerialDefinition d : list) {
+            out.append(out.length() > 1 ? "," : "").append(ApiJson.serial(d));
+        }
+        return new Json().addRaw("serials", out.append(']').toString()).toString();
+    }
+
+    /** {@code ["a","b"]}. */
+    private static String stringArray(String[] values) {
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < values.length; i++) {
+            out.append(i > 0 ? "," : "").append(Json.quote(values[i]));
+        }
+        return out.append(']').toString();
     }
 
     /**
@@ -117,32 +179,36 @@ final class SegmentEndpoints {
         return body.future().andThen(done -> vertx.cancelTimer(timer));
     }
 
-    /** The create body: a JSON object with a string tag and nothing but tag, start and step. */
-    private static Map<String, Object> createRequest(Buffer body) {
+    /**
+     * A body that must be a JSON object of {@code fields} only, with the string field
+     * {@code required}; refused naming the problem and showing {@code example}.
+     */
+    private static Map<String, Object> object(Buffer body, Set<String> fields, String listed,
+            String example, String required) {
         String text = body.toString(StandardCharsets.UTF_8);
         Object parsed;
         try {
             parsed = text.isBlank() ? null : StrictJson.parse(text);
         } catch (IllegalArgumentException e) {
             throw new ApiException(Problem.BAD_PARAMETER, "the body must be a JSON object such "
-                    + "as " + CREATE_EXAMPLE + "; " + e.getMessage());
+                    + "as " + example + "; " + e.getMessage());
         }
         if (!(parsed instanceof Map<?, ?> map)) {
             throw new ApiException(Problem.BAD_PARAMETER, "the body must be a JSON object such as "
-                    + CREATE_EXAMPLE + ", got '" + text + "'");
+                    + example + ", got '" + text + "'");
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> o = (Map<String, Object>) map;
         for (String name : o.keySet()) {
-            if (!CREATE_FIELDS.contains(name)) {
+            if (!fields.contains(name)) {
                 throw new ApiException(Problem.BAD_PARAMETER, "unknown field '" + name
-                        + "'; the fields are tag, start and step, such as " + CREATE_EXAMPLE);
+                        + "'; the fields are " + listed + ", such as " + example);
             }
         }
-        if (!(o.get("tag") instanceof String)) {
-            throw new ApiException(Problem.BAD_PARAMETER, "field tag must be a string, got "
-                    + (o.containsKey("tag") ? o.get("tag") : "none") + ", such as "
-                    + CREATE_EXAMPLE);
+        if (!(o.get(required) instanceof String)) {
+            throw new ApiException(Problem.BAD_PARAMETER, "field " + required + " must be a "
+                    + "string, got " + (o.containsKey(required) ? o.get(required) : "none")
+                    + ", such as " + example);
         }
         return o;
     }

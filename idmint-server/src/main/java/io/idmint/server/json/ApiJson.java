@@ -2,6 +2,7 @@ package io.idmint.server.json;
 
 import io.idmint.IdParts;
 import io.idmint.Layout;
+import io.idmint.segment.SerialDefinition;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -35,6 +36,16 @@ public final class ApiJson {
     private static final byte[] SEQUENCE = JsonBytes.ascii(",\"sequence\":");
 
     private ApiJson() {
+    }
+
+    /**
+     * A serial's definition as the API and the CLI write it: {@code {"name":…,"period":…,
+     * "zone":…,"template":…,"first":…,"max_rate":…,"step":…}}, the define body's fields.
+     */
+    public static Json serial(SerialDefinition d) {
+        return new Json().add("name", d.name()).add("period", d.period().key())
+                .add("zone", d.zone().getId()).add("template", d.template())
+                .add("first", d.first()).add("max_rate", d.maxRate()).add("step", d.step());
     }
 
     /**

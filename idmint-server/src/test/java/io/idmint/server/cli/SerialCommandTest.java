@@ -1,0 +1,72 @@
+package io.idmint.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idmint.server.harness.Cli;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code idmint serial define|next|list} in-process, on the default store: H2 under data-dir. */
+class SerialCommandTest {
+
+    @TempDir
+    Path data;
+
+    private Cli.Result run(String... args) {
+        String[] all = new String[args.length + 2];
+        System.arraycopy(args, 0, all, 0, args.length);
+        all[args.length] = "--data-dir";
+        all[args.length + 1] = data.toString();
+        return Cli.run(all);
+    }
+
+    @Test
+    void define_list_next_eachRunTakesItsOwnRange_neverAValueTwice() {
+        Cli.Result defined = run("serial", "define", "receipt", "--template", "R-{counter:4}",
+                "--step", "5");
+        Cli.Result again = run("serial", "define", "receipt", "--template", "R-{counter:4}",
+                "--step", "5");
+        Cli.Result list = run("serial", "list");
+        Cli.Result first = run("serial", "next", "receipt", "-n", "3");
+        Cli.Result second = run("serial", "next", "receipt", "-n", "3");
+
+        assertThat(defined.exitCode()).as(defined.err()).isZero();
+        assertThat(defined.err()).contains("idmint: defined serial 'receipt': period=none "
+                + "zone=UTC template=R-{counter:4} first=1 max-rate=10 step=5");
+        assertThat(again.exitCode()).as("the same definition again").isZero();
+        assertThat(list.out().strip()).isEqualTo("{\"name\":\"receipt\",\"period\":\"none\","
+                + "\"zone\":\"UTC\",\"template\":\"R-{counter:4}\",\"first\":1,\"max_rate\":10,"
+                + "\"step\":5}");
+        assertThat(first.lines()).containsExactly("R-0001", "R-0002", "R-0003");
+        // A run takes a range of step values; the rest of the last run's is never used.
+        assertThat(second.lines()).containsExactly("R-0006", "R-0007", "R-0008");
+    }
+
+    @Test
+    void badDefinitionsAndUnknownSerials_exit2NamingThem_andDefineNothing() {
+        Cli.Result zone = run("serial", "define", "inv", "--period", "day", "--zone", "Moon/Base",
+                "--template", "{date:yyyyMMdd}-{counter}");
+        Cli.Result width = run("serial", "define", "inv", "--period", "day", "--template",
+                "{date:yyyyMMdd}-{counter:2}");
+        Cli.Result field = run("serial", "define", "inv", "--template", "{serial}");
+        Cli.Result unknown = run("serial", "next", "inv");
+        run("serial", "define", "inv", "--template", "I-{counter}");
+        Cli.Result other = run("serial", "define", "inv", "--template", "J-{counter}");
+        Cli.Result count = run("serial", "next", "inv", "-n", "0");
+
+        assertThat(zone.exitCode()).isEqualTo(2);
+        assertThat(zone.err()).contains("time zone 'Moon/Base' does not exist");
+        assertThat(width.exitCode()).isEqualTo(2);
+        assertThat(width.err()).contains("a counter of width 2 holds values up to 99");
+        assertThat(field.exitCode()).isEqualTo(2);
+        assertThat(field.err()).contains("unknown field {serial}");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("serial 'inv' is not defined");
+        assertThat(other.exitCode()).isEqualTo(2);
+        assertThat(other.err()).contains("serial 'inv' is defined already")
+                .contains("template=I-{counter}");
+        assertThat(count.exitCode()).isEqualTo(2);
+        assertThat(count.err()).contains("-n must be from 1 to 1000000, got 0");
+    }
+}
