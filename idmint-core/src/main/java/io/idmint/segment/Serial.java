@@ -62,7 +62,13 @@ public final class Serial {
      * @throws IdUnavailableException when the store cannot give a range now; nothing was issued
      */
     public String next() {
-        return nextValue().text();
+        lock.lock();
+        try {
+            long counter = takeCounter();   // may move to a new period, with its template
+            return rendered.write(counter);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -76,7 +82,8 @@ public final class Serial {
         lock.lock();
         try {
             for (int i = from; i < to; i++) {
-                out[i] = take().text();
+                long counter = takeCounter();
+                out[i] = rendered.write(counter);
             }
         } finally {
             lock.unlock();
@@ -109,6 +116,12 @@ public final class Serial {
     }
 
     private SerialValue take() {
+        long value = takeCounter();
+        return new SerialValue(value, periodStart, rendered.write(value));
+    }
+
+    /** The next counter of the clock's period, under the lock; {@link #rendered} writes it. */
+    private long takeCounter() {
         long now = time.currentTimeMillis();
         if (now < periodFromMillis || now >= periodToMillis) {
             enter(now);
@@ -116,9 +129,8 @@ public final class Serial {
         if (next == end) {
             refill();
         }
-        long value = next++;
         issued++;
-        return new SerialValue(value, periodStart, rendered.write(value));
+        return next++;
     }
 
     /** Moves to the period {@code now} is in, dropping what is left of the last one's range. */

@@ -201,37 +201,113 @@ final class SerialTemplate {
             }
         }
         fixed.add(text.toString());
-        return new Rendered(fixed.toArray(), width == null ? 0 : width);
+        return new Rendered(fixed, width == null ? 0 : width);
     }
 
-    /** A template for one period: text, then the counter and check in their places. */
+    /**
+     * A template for one period: its fixed text as char arrays, each with the check's state
+     * transition over it (a table of the 37 states), so that writing a value copies the text,
+     * writes the counter's digits and steps the check over those digits only.
+     */
     static final class Rendered {
 
-        private final Object[] pieces;
-        private final int width;
+        private static final int TEXT = 0;
+        private static final int COUNTER = 1;
+        private static final int CHECK = 2;
+        private static final int MAX_DIGITS = 19;
 
-        private Rendered(Object[] pieces, int width) {
-            this.pieces = pieces;
+        private final int[] kinds;
+        private final char[][] texts;
+        private final int[][] transitions;
+        private final int width;
+        private final int maxLength;
+        /** Whether a check symbol is written: only then is the check's state kept. */
+        private final boolean checked;
+
+        private Rendered(List<Object> pieces, int width) {
+            this.kinds = new int[pieces.size()];
+            this.texts = new char[pieces.size()][];
+            this.transitions = new int[pieces.size()][];
             this.width = width;
+            int length = 0;
+            for (int i = 0; i < pieces.size(); i++) {
+                Object piece = pieces.get(i);
+                if (piece instanceof String s) {
+                    kinds[i] = TEXT;
+                    texts[i] = s.toCharArray();
+                    transitions[i] = transition(s);
+                    length += s.length();
+                } else if (piece instanceof Counter) {
+                    kinds[i] = COUNTER;
+                    length += Math.max(width, MAX_DIGITS);
+                } else {
+                    kinds[i] = CHECK;
+                    length++;
+                }
+            }
+            this.maxLength = length;
+            boolean check = false;
+            for (int k : kinds) {
+                check |= k == CHECK;
+            }
+            this.checked = check;
+        }
+
+        /** The check's state after {@code text}, for each state before it. */
+        private static int[] transition(String text) {
+            int[] t = new int[37];
+            for (int start = 0; start < 37; start++) {
+                int p = start;
+                for (int i = 0; i < text.length(); i++) {
+                    int v = value(text.charAt(i));
+                    if (v >= 0) {
+                        p = step(p, v);
+                    }
+                }
+                t[start] = p;
+            }
+            return t;
         }
 
         /** The value {@code counter} as text. */
         String write(long counter) {
-            StringBuilder sb = new StringBuilder(48);
-            for (Object piece : pieces) {
-                if (piece instanceof String s) {
-                    sb.append(s);
-                } else if (piece instanceof Counter) {
-                    String digits = Long.toString(counter);
-                    for (int i = digits.length(); i < width; i++) {
-                        sb.append('0');
+            char[] buf = new char[maxLength];
+            int n = 0;
+            int p = 36;
+            for (int i = 0; i < kinds.length; i++) {
+                switch (kinds[i]) {
+                    case TEXT -> {
+                        char[] t = texts[i];
+                        System.arraycopy(t, 0, buf, n, t.length);
+                        n += t.length;
+                        if (checked) {
+                            p = transitions[i][p];
+                        }
                     }
-                    sb.append(digits);
-                } else {
-                    sb.append(checkSymbol(sb));
+                    case COUNTER -> {
+                        String digits = Long.toString(counter);
+                        for (int z = digits.length(); z < width; z++) {
+                            buf[n++] = '0';
+                            if (checked) {
+                                p = step(p, 0);
+                            }
+                        }
+                        digits.getChars(0, digits.length(), buf, n);
+                        if (checked) {
+                            for (int d = 0; d < digits.length(); d++) {
+                                p = step(p, digits.charAt(d) - '0');
+                            }
+                        }
+                        n += digits.length();
+                    }
+                    default -> {
+                        int v = ((1 - p) % 36 + 36) % 36;
+                        buf[n++] = SYMBOLS.charAt(v);
+                        p = step(p, v);
+                    }
                 }
             }
-            return sb.toString();
+            return new String(buf, 0, n);
         }
     }
 
@@ -265,9 +341,20 @@ final class SerialTemplate {
         return s == 1;
     }
 
+    /** The check's next state, by state (1 to 36) and symbol value (0 to 35). */
+    private static final int[][] STEPS = new int[37][36];
+
+    static {
+        for (int p = 0; p < 37; p++) {
+            for (int v = 0; v < 36; v++) {
+                int s = (p + v) % 36;
+                STEPS[p][v] = ((s == 0 ? 36 : s) * 2) % 37;
+            }
+        }
+    }
+
     private static int step(int p, int v) {
-        int s = (p + v) % 36;
-        return ((s == 0 ? 36 : s) * 2) % 37;
+        return STEPS[p][v];
     }
 
     private static int value(char c) {

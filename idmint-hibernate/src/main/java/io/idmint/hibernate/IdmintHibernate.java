@@ -26,6 +26,8 @@ public final class IdmintHibernate {
     public static final String SEGMENT_GENERATOR = "idmint.hibernate.segment-generator";
     /** Hibernate property: the {@link io.idmint.spi.RangeStore} that creates missing tags. */
     public static final String RANGE_STORE = "idmint.hibernate.range-store";
+    /** Hibernate property: the {@link io.idmint.segment.Serials} behind {@link IdmintSerial}. */
+    public static final String SERIALS = "idmint.hibernate.serials";
     /**
      * Hibernate property: the {@code io.idmint.codes.CodeCodec} (idmint-codes) behind
      * {@code @IdmintId(code = true)}.

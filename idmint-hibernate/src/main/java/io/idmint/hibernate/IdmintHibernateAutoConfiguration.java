@@ -2,6 +2,7 @@ package io.idmint.hibernate;
 
 import io.idmint.IdGenerator;
 import io.idmint.segment.SegmentGenerator;
+import io.idmint.segment.Serials;
 import io.idmint.spi.RangeStore;
 import io.idmint.spring.ApplicationCodes;
 import io.idmint.spring.IdmintAutoConfiguration;
@@ -25,17 +26,18 @@ public class IdmintHibernateAutoConfiguration {
     @Bean
     HibernatePropertiesCustomizer idmintHibernateGenerators(ObjectProvider<IdGenerator> ids,
             ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store,
-            BeanFactory beans) {
-        return properties -> put(properties, ids, segments, store, beans);
+            ObjectProvider<Serials> serials, BeanFactory beans) {
+        return properties -> put(properties, ids, segments, store, serials, beans);
     }
 
     /** Puts the application's generators into the Hibernate properties. */
     static void put(Map<String, Object> properties, ObjectProvider<IdGenerator> ids,
             ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store,
-            BeanFactory beans) {
+            ObjectProvider<Serials> serials, BeanFactory beans) {
         ids.ifUnique(g -> properties.put(IdmintHibernate.ID_GENERATOR, g));
         segments.ifUnique(g -> properties.put(IdmintHibernate.SEGMENT_GENERATOR, g));
         store.ifUnique(s -> properties.put(IdmintHibernate.RANGE_STORE, s));
+        serials.ifUnique(s -> properties.put(IdmintHibernate.SERIALS, s));
         Object codes = ApplicationCodes.of(beans);
         if (codes != null) {
             properties.put(IdmintHibernate.CODES, codes);

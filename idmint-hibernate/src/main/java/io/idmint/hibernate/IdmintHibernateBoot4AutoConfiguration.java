@@ -2,6 +2,7 @@ package io.idmint.hibernate;
 
 import io.idmint.IdGenerator;
 import io.idmint.segment.SegmentGenerator;
+import io.idmint.segment.Serials;
 import io.idmint.spi.RangeStore;
 import io.idmint.spring.IdmintAutoConfiguration;
 import org.springframework.beans.factory.BeanFactory;
@@ -19,8 +20,8 @@ public class IdmintHibernateBoot4AutoConfiguration {
     @Bean
     HibernatePropertiesCustomizer idmintHibernateGenerators(ObjectProvider<IdGenerator> ids,
             ObjectProvider<SegmentGenerator> segments, ObjectProvider<RangeStore> store,
-            BeanFactory beans) {
+            ObjectProvider<Serials> serials, BeanFactory beans) {
         return properties -> IdmintHibernateAutoConfiguration.put(properties, ids, segments,
-                store, beans);
+                store, serials, beans);
     }
 }

@@ -40,6 +40,14 @@ class AttributeTypesTest {
     }
 
     @Test
+    void idmintSerial_onALong_failsAtStart_aSerialIsText() {
+        assertThatThrownBy(() -> start(LongSerial.class))
+                .rootCause().hasMessage("@IdmintSerial(\"invoice\") on "
+                        + LongSerial.class.getName() + ".number: a serial's value is text; the "
+                        + "attribute must be a String, not a java.lang.Long");
+    }
+
+    @Test
     void code_onALong_failsAtStart_sayingACodeIsAString() {
         assertThatThrownBy(() -> start(LongCoded.class))
                 .rootCause().hasMessage("@IdmintId on " + LongCoded.class.getName()
@@ -94,6 +102,14 @@ class AttributeTypesTest {
         Long id;
         @IdmintSegment("numbers")
         java.util.UUID number;
+    }
+
+    @Entity
+    static class LongSerial {
+        @Id
+        Long id;
+        @IdmintSerial("invoice")
+        Long number;
     }
 
     @Entity

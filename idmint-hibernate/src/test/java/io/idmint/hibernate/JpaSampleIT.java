@@ -19,6 +19,8 @@ import io.idmint.hibernate.app.Shipment;
 import io.idmint.hibernate.app.Shipments;
 import io.idmint.hibernate.app.Ticket;
 import io.idmint.hibernate.app.Tickets;
+import io.idmint.hibernate.app.Voucher;
+import io.idmint.hibernate.app.Vouchers;
 import io.idmint.spi.UnknownTagException;
 import io.idmint.testkit.fixture.PostgresServer;
 import jakarta.persistence.EntityManagerFactory;
@@ -141,6 +143,28 @@ class JpaSampleIT {
             assertThat(ids.layout().decode(id).workerId()).isEqualTo(WORKER);
             prev = id;
         }
+    }
+
+    @Test
+    void serialAttributes_takeTheSerialsNextValues_uniqueAndDense() throws Exception {
+        io.idmint.segment.Serials serials = app.getBean(io.idmint.segment.Serials.class);
+        serials.define(io.idmint.segment.SerialDefinition.newBuilder("voucher")
+                .template("V-{counter:8}{check}").step(50).build());
+        Vouchers vouchers = app.getBean(Vouchers.class);
+        onThreads(thread -> {
+            List<Voucher> batch = new ArrayList<>();
+            for (int r = 0; r < 100; r++) {
+                batch.add(Voucher.create());
+            }
+            vouchers.saveAll(batch);
+        });
+        List<String> numbers = app.getBean(JdbcTemplate.class)
+                .queryForList("select number from voucher order by number", String.class);
+        assertThat(numbers).hasSize(THREADS * 100).doesNotHaveDuplicates()
+                .allMatch(n -> n.matches("V-\\d{8}[0-9A-Z]"));
+        // One node: its ranges follow each other, so the numbers are 1 to 800.
+        assertThat(numbers.get(0)).startsWith("V-00000001");
+        assertThat(numbers.get(numbers.size() - 1)).startsWith("V-00000800");
     }
 
     @Test

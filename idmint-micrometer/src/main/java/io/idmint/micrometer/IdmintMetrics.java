@@ -5,6 +5,7 @@ import io.idmint.GeneratorStatus;
 import io.idmint.IdGenerator;
 import io.idmint.LeaseState;
 import io.idmint.segment.SegmentStats;
+import io.idmint.segment.SerialStats;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
@@ -44,6 +45,9 @@ import java.util.function.Supplier;
  *     / {@code _sum}. Tags appear at run time: their meters are registered by
  *     {@link #refresh()} (and {@link #scrape(Supplier)}) when it first sees them, and removed
  *     when the generator drops a tag.
+ * <li>per serial ({@code serial} label, {@link #serials}): {@code
+ *     idmint_serial_values_issued_total}, {@code idmint_serial_values_dropped_total},
+ *     {@code idmint_serial_ranges_total}, {@code idmint_serial_held}.
  * </ul>
  *
  * <pre>{@code
@@ -66,6 +70,10 @@ public final class IdmintMetrics implements GeneratorListener {
     private final Map<String, SegmentStats> segmentStats = new ConcurrentHashMap<>();
     // guarded by this
     private final Map<String, List<Meter>> segmentMeters = new HashMap<>();
+    private volatile Supplier<List<SerialStats>> serials;
+    /** The statistics the serial meters read: refreshed by {@link #refresh()}. */
+    private final Map<String, SerialStats> serialStats = new ConcurrentHashMap<>();
+    private final Map<String, List<Meter>> serialMeters = new HashMap<>();
 
     private IdmintMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -161,6 +169,24 @@ public final class IdmintMetrics implements GeneratorListener {
         return this;
     }
 
+    /**
+     * Reads each serial's statistics from {@code stats} at every {@link #refresh()}: {@code
+     * idmint_serial_values_issued_total}, {@code idmint_serial_values_dropped_total} (the rest
+     * of a range whose period ended), {@code idmint_serial_ranges_total} and {@code
+     * idmint_serial_held} (values held for the current period), by {@code serial}.
+     *
+     * @throws IllegalStateException when serials are bound already
+     */
+    public synchronized IdmintMetrics serials(Supplier<List<SerialStats>> stats) {
+        Objects.requireNonNull(stats, "stats");
+        if (serials != null) {
+            throw new IllegalStateException("serials are bound to these metrics already");
+        }
+        serials = stats;
+        refresh();
+        return this;
+    }
+
     /** Counts {@code n} issued IDs. */
     public void issued(long n) {
         issued.increment(n);
@@ -177,6 +203,13 @@ public final class IdmintMetrics implements GeneratorListener {
      * before each publication (a push registry: on its step; {@link #scrape} does it).
      */
     public synchronized void refresh() {
+        Supplier<List<SerialStats>> serialSource = serials;
+        if (serialSource != null) {
+            for (SerialStats s : serialSource.get()) {
+                serialStats.put(s.serial(), s);
+                serialMeters.computeIfAbsent(s.serial(), this::serialMeters);
+            }
+        }
         Supplier<List<SegmentStats>> stats = segments;
         if (stats == null) {
             return;
@@ -236,6 +269,30 @@ public final class IdmintMetrics implements GeneratorListener {
     private static SegmentStats stat(Map<String, SegmentStats> stats, String tag) {
         SegmentStats s = stats.get(tag);
         return s != null ? s : new SegmentStats(tag, 0, 0, 0, 0, 0, 0, false);
+    }
+
+    private List<Meter> serialMeters(String serial) {
+        Map<String, SerialStats> m = serialStats;
+        java.util.function.Function<Map<String, SerialStats>, SerialStats> of = stats -> {
+            SerialStats s = stats.get(serial);
+            return s != null ? s : new SerialStats(serial, null, 0, 0, 0, 0);
+        };
+        return List.of(
+                FunctionCounter.builder("idmint.serial.values.issued", m,
+                                s -> of.apply(s).issued())
+                        .description("serial values issued, by serial").tag("serial", serial)
+                        .register(registry),
+                FunctionCounter.builder("idmint.serial.values.dropped", m,
+                                s -> of.apply(s).dropped())
+                        .description("serial values dropped unissued: the rest of a range "
+                                + "whose period ended").tag("serial", serial)
+                        .register(registry),
+                FunctionCounter.builder("idmint.serial.ranges", m, s -> of.apply(s).ranges())
+                        .description("ranges of serial values taken from the segment store")
+                        .tag("serial", serial).register(registry),
+                Gauge.builder("idmint.serial.held", m, s -> of.apply(s).buffered())
+                        .description("serial values held for the current period")
+                        .tag("serial", serial).register(registry));
     }
 
     private List<Meter> segmentMeters(String tag) {

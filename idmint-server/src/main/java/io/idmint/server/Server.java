@@ -159,6 +159,7 @@ public final class Server implements AutoCloseable {
                     config.get(Config.CLOCK_MAX_FORWARD_STEP));
             SegmentService segments = opened.push(SegmentService.open(config, warn));
             metrics.bindSegments(segments::stats);
+            metrics.bindSerials(segments::serialStats);
             metrics.bindRefusals("segment_tags", segments, SegmentService::refusedTags);
             // Nothing is claimed yet: start() below claims once the server listens.
             ClaimingGenerator minter = opened.push(new ClaimingGenerator(config,

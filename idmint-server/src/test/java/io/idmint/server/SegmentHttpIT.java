@@ -160,6 +160,10 @@ class SegmentHttpIT {
         }
         assertThat(http.get("/api/v1/serials").body()).startsWith("{\"serials\":[")
                 .contains("{\"name\":\"invoice\",\"period\":\"day\"");
+        assertThat(http.get("/metrics").body())
+                .contains("idmint_serial_values_issued_total{serial=\"invoice\"")
+                .contains("idmint_serial_values_dropped_total{serial=\"invoice\"")
+                .contains("idmint_serial_held{serial=\"invoice\"");
     }
 
     @Test

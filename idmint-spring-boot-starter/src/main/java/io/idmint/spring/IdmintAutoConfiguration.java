@@ -8,6 +8,7 @@ import io.idmint.codes.CodeSettings;
 import io.idmint.codes.Keys;
 import io.idmint.micrometer.IdmintMetrics;
 import io.idmint.segment.SegmentGenerator;
+import io.idmint.segment.Serials;
 import io.idmint.spi.RangeStore;
 import io.idmint.spi.WorkerRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -95,6 +96,17 @@ public class IdmintAutoConfiguration {
     @ConditionalOnProperty(prefix = "idmint.segment", name = "store")
     public RangeStore idmintRangeStore(IdmintSettings settings) {
         return settings.rangeStore();
+    }
+
+    /**
+     * Serials (docs/serials.md) on the segment store: numbers such as a per-day invoice number,
+     * defined once in the store and minted here.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(RangeStore.class)
+    public Serials serials(RangeStore store) {
+        return Serials.newBuilder().store(store).build();
     }
 
     @Bean(destroyMethod = "close")

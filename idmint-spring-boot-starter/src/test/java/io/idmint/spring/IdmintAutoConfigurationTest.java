@@ -51,7 +51,8 @@ class IdmintAutoConfigurationTest {
     void defaults_idGeneratorOnTheStaticRegistry_noSegmentsNoCodes() {
         runner().withPropertyValues("idmint.worker=9").run(ctx -> {
             assertThat(ctx).hasNotFailed().hasSingleBean(IdGenerator.class)
-                    .doesNotHaveBean(SegmentGenerator.class).doesNotHaveBean(CodeCodec.class);
+                    .doesNotHaveBean(SegmentGenerator.class).doesNotHaveBean(CodeCodec.class)
+                    .doesNotHaveBean(io.idmint.segment.Serials.class);
             IdGenerator ids = ctx.getBean(IdGenerator.class);
             long a = ids.nextId();
             assertThat(ids.nextId()).isGreaterThan(a);
@@ -105,6 +106,13 @@ class IdmintAutoConfigurationTest {
                     SegmentGenerator segments = ctx.getBean(SegmentGenerator.class);
                     long a = segments.next("order");
                     assertThat(segments.next("order")).isEqualTo(a + 1);
+                    // Serials on the same store.
+                    io.idmint.segment.Serials serials =
+                            ctx.getBean(io.idmint.segment.Serials.class);
+                    serials.define(io.idmint.segment.SerialDefinition.newBuilder("receipt")
+                            .template("R-{counter:5}").build());
+                    assertThat(serials.serial("receipt").next()).isEqualTo("R-00001");
+                    assertThat(serials.serial("receipt").next()).isEqualTo("R-00002");
                 });
     }
 

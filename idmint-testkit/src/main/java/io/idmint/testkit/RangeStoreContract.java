@@ -294,6 +294,57 @@ public abstract class RangeStoreContract {
         assertThat(connect().definition(tag)).hasSize(RangeStore.MAX_DEFINITION);
     }
 
+    /**
+     * Serials on this store: three clients (nodes) on three threads each while a manual clock
+     * crosses midnight in Berlin: every value once, each day's counter from its first value, and
+     * every value the store handed out issued, dropped at its day's end, or still held.
+     */
+    @Test
+    void serials_threeNodesAcrossMidnight_everyValueOnce_eachDayFromItsFirst()
+            throws Exception {
+        if (refusesDefinitions(connect())) {
+            return;
+        }
+        java.time.ZoneId berlin = java.time.ZoneId.of("Europe/Berlin");
+        ManualTimeSource clock = new ManualTimeSource(java.time.LocalDateTime
+                .parse("2026-11-28T23:59:59.950").atZone(berlin).toInstant().toEpochMilli());
+        io.idmint.segment.SerialDefinition def = io.idmint.segment.SerialDefinition
+                .newBuilder(tag).period(io.idmint.segment.SerialPeriod.DAY).zone(berlin)
+                .template("{date:yyyyMMdd}-{counter:6}").first(1).step(20).build();
+        List<io.idmint.segment.Serial> nodes = new ArrayList<>();
+        for (int n = 0; n < 3; n++) {
+            io.idmint.segment.Serials serials = io.idmint.segment.Serials.newBuilder()
+                    .store(connect()).timeSource(clock).build();
+            serials.define(def);
+            nodes.add(serials.serial(tag));
+        }
+        java.util.Set<String> texts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicLong issued =
+                new java.util.concurrent.atomic.AtomicLong();
+        IdOracle.together(9, t -> {
+            for (int i = 0; i < 200; i++) {
+                if (t == 0 && i % 20 == 0) {
+                    clock.advance(java.time.Duration.ofMillis(10));
+                }
+                String v = nodes.get(t % 3).next();
+                assertThat(texts.add(v)).as("%s issued twice", v).isTrue();
+                issued.incrementAndGet();
+            }
+        });
+        assertThat(texts).anyMatch(v -> v.startsWith("20261128-"))
+                .anyMatch(v -> v.startsWith("20261129-"));
+        assertThat(texts).contains("20261128-000001", "20261129-000001");
+        long dropped = nodes.stream().mapToLong(n -> n.stats().dropped()).sum();
+        long held = nodes.stream().mapToLong(n -> n.stats().buffered()).sum();
+        long handedOut = 0;
+        for (TagInfo t : connect().tags()) {
+            if (t.tag().startsWith(tag + "~")) {
+                handedOut += t.next() - 1;
+            }
+        }
+        assertThat(handedOut).isEqualTo(issued.get() + dropped + held);
+    }
+
     @Test
     void tags_listsEachTagWithItsNextValue() throws Exception {
         RangeStore s = connect();

@@ -127,6 +127,11 @@ public final class Metrics implements GeneratorListener, AutoCloseable {
         idmint.segments(stats);
     }
 
+    /** Adds the meters of each serial this node served, read from {@code stats} at scrapes. */
+    public void bindSerials(Supplier<List<io.idmint.segment.SerialStats>> stats) {
+        idmint.serials(stats);
+    }
+
     /** Adds the gauge of the served certificate's expiry, read at each scrape. */
     public void bindTls(Supplier<java.time.Instant> notAfter) {
         Gauge.builder("idmint.tls.certificate.expiry.timestamp",
