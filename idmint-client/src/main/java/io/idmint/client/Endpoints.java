@@ -117,6 +117,62 @@ final class Endpoints {
     }
 
     /** How many times a failure moved this user to the next endpoint. */
+    /**
+     * Calls {@code rpc} on the endpoints in order, failing over as the ID refill does, until one
+     * answers with a result that {@code usable} accepts, or the deadline {@code end} (a
+     * {@code System.nanoTime()}) passes. NOT_FOUND and INVALID_ARGUMENT are the caller's
+     * mistake, not an endpoint's: thrown at once as {@link IllegalArgumentException}.
+     *
+     * @param what the thing asked for, for messages: {@code "segment tag 'order'"}
+     * @param none what a caller did not get, for messages: {@code "no ID of segment tag
+     *     'order'"}
+     * @throws IdServiceUnavailableException when no endpoint answered by the deadline
+     */
+    <T> T call(long end, Duration deadline, long callTimeoutNanos, String what, String none,
+            java.util.function.BiFunction<Endpoint, Long, T> rpc,
+            java.util.function.Predicate<T> usable) {
+        while (true) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                throw unavailable(none, deadline);
+            }
+            Endpoint e = pick();
+            if (e == null) {
+                sleepNanos(Math.min(left, untilNext()));
+                continue;
+            }
+            try {
+                T result = rpc.apply(e, Math.min(left, callTimeoutNanos));
+                if (usable.test(result)) {
+                    succeeded(e);
+                    return result;
+                }
+                // Backed off like a failure, not asked again at once until the deadline.
+                failed(e, Status.UNAVAILABLE.withDescription("answered " + none), null);
+            } catch (io.grpc.StatusRuntimeException x) {
+                Status s = x.getStatus();
+                if (s.getCode() == Status.Code.NOT_FOUND) {
+                    throw new IllegalArgumentException("unknown " + what + " at " + e.target
+                            + ": " + s.getDescription(), x);
+                }
+                if (s.getCode() == Status.Code.INVALID_ARGUMENT) {
+                    throw new IllegalArgumentException(what + " refused by " + e.target + ": "
+                            + s.getDescription(), x);
+                }
+                failed(e, s, x.getTrailers());
+            }
+        }
+    }
+
+    private static void sleepNanos(long nanos) {
+        try {
+            java.util.concurrent.TimeUnit.NANOSECONDS.sleep(nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a server", e);
+        }
+    }
+
     synchronized long failovers() {
         return failovers;
     }

@@ -117,6 +117,18 @@ public final class IdClient implements AutoCloseable {
                 callTimeoutNanos));
     }
 
+    /**
+     * The values of serial {@code name} (docs/serials.md): each call asks a server, with
+     * failover; serial values are never buffered, since a buffered one could outlive its period.
+     */
+    public SerialClient serial(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("serial name must not be blank: '" + name + "'");
+        }
+        return new SerialClient(name, new Endpoints(endpoints, System::nanoTime),
+                Duration.ofNanos(deadlineNanos), callTimeoutNanos);
+    }
+
     /** What the client holds and has done so far. */
     public Stats stats() {
         return new Stats(buffer.buffered(), refill.dropped(), refill.orderingResets(),

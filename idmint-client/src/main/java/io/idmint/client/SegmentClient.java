@@ -1,7 +1,5 @@
 package io.idmint.client;
 
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.idmint.grpc.v1.NextIdsResponse;
 import io.idmint.grpc.v1.NextSegmentIdsRequest;
 import java.time.Duration;
@@ -71,49 +69,13 @@ public final class SegmentClient {
     private void fill(long end) {
         NextSegmentIdsRequest request = NextSegmentIdsRequest.newBuilder().setTag(tag)
                 .setCount(batch).build();
-        while (true) {
-            long left = end - System.nanoTime();
-            if (left <= 0) {
-                throw endpoints.unavailable("no ID of segment tag '" + tag + "'", deadline);
-            }
-            Endpoint e = endpoints.pick();
-            if (e == null) {
-                waitNanos(Math.min(left, endpoints.untilNext()));
-                continue;
-            }
-            try {
-                NextIdsResponse r = e.blocking
-                        .withDeadlineAfter(Math.min(left, callTimeoutNanos), TimeUnit.NANOSECONDS)
-                        .nextSegmentIds(request);
-                if (r.getIdsCount() > 0) {
-                    endpoints.succeeded(e);
-                    ids = r.getIdsList().stream().mapToLong(Long::longValue).toArray();
-                    next = 0;
-                    return;
-                }
-                // Backed off like a failure, not asked again at once until the deadline.
-                endpoints.failed(e, Status.UNAVAILABLE.withDescription("answered no IDs"), null);
-            } catch (StatusRuntimeException x) {
-                Status s = x.getStatus();
-                if (s.getCode() == Status.Code.NOT_FOUND) {
-                    throw new IllegalArgumentException("unknown segment tag '" + tag + "' at "
-                            + e.target + ": " + s.getDescription(), x);
-                }
-                if (s.getCode() == Status.Code.INVALID_ARGUMENT) {
-                    throw new IllegalArgumentException("segment tag '" + tag + "' refused by "
-                            + e.target + ": " + s.getDescription(), x);
-                }
-                endpoints.failed(e, s, x.getTrailers());
-            }
-        }
-    }
-
-    private static void waitNanos(long nanos) {
-        try {
-            TimeUnit.NANOSECONDS.sleep(nanos);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a segment ID", e);
-        }
+        NextIdsResponse r = endpoints.call(end, deadline, callTimeoutNanos,
+                "segment tag '" + tag + "'", "no ID of segment tag '" + tag + "'",
+                (e, timeout) -> e.blocking
+                        .withDeadlineAfter(timeout, TimeUnit.NANOSECONDS)
+                        .nextSegmentIds(request),
+                response -> response.getIdsCount() > 0);
+        ids = r.getIdsList().stream().mapToLong(Long::longValue).toArray();
+        next = 0;
     }
 }

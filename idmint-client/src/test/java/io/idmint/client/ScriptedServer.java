@@ -172,6 +172,27 @@ final class ScriptedServer implements AutoCloseable {
             });
         }
 
+        /** Serial "receipt": R- and the server's counter; any other name is NOT_FOUND. */
+        @Override
+        public void nextSerials(io.idmint.grpc.v1.NextSerialsRequest request,
+                StreamObserver<io.idmint.grpc.v1.NextSerialsResponse> out) {
+            if (refused(out)) {
+                return;
+            }
+            if (!request.getName().equals("receipt")) {
+                out.onError(Status.NOT_FOUND.withDescription("serial '" + request.getName()
+                        + "' is not defined").asRuntimeException());
+                return;
+            }
+            io.idmint.grpc.v1.NextSerialsResponse.Builder b =
+                    io.idmint.grpc.v1.NextSerialsResponse.newBuilder();
+            for (int i = 0; i < Math.max(1, request.getCount()); i++) {
+                b.addValues("R-" + next.getAndIncrement());
+            }
+            out.onNext(b.build());
+            out.onCompleted();
+        }
+
         @Override
         public void nextSegmentIds(NextSegmentIdsRequest request,
                 StreamObserver<NextIdsResponse> out) {

@@ -94,7 +94,7 @@ class SegmentClientTest {
             a.emptySegments();
             assertThatThrownBy(order::next)
                     .isInstanceOf(IdServiceUnavailableException.class)
-                    .hasMessageContaining("UNAVAILABLE: answered no IDs");
+                    .hasMessageContaining("UNAVAILABLE: answered no ID of segment tag 'order'");
             // Backoffs of 250 ms doubling: asked at 0, 0.25, 0.75 and 1.75 s within the 3 s.
             assertThat(a.callNanos).hasSizeLessThanOrEqualTo(1 + 4);
         }

@@ -91,11 +91,22 @@ final class JdbcRangeStore implements RangeStore {
             ps.setString(2, namespace);
             ps.setString(3, tag);
             ps.setLong(4, Long.MAX_VALUE - n);
-            if (ps.executeUpdate() != 1) {
-                // No row matched: the tag is missing, or the sum would pass Long.MAX_VALUE.
-                throw new RegistryException(Kind.CORRUPT, where + ": tag '" + tag + "' would "
-                        + "overflow: next value " + read(c, tag)[0] + " plus " + n + " is past "
-                        + Long.MAX_VALUE);
+            for (int attempt = 1; ps.executeUpdate() != 1; attempt++) {
+                // No row matched: the tag is missing (the read says so), the sum would pass
+                // Long.MAX_VALUE, or another client created the tag between the UPDATE and the
+                // read (two nodes reaching a new serial period at once): then the UPDATE, a new
+                // statement at read committed, sees it.
+                long next = read(c, tag)[0];
+                if (next > Long.MAX_VALUE - n) {
+                    throw new RegistryException(Kind.CORRUPT, where + ": tag '" + tag + "' would "
+                            + "overflow: next value " + next + " plus " + n + " is past "
+                            + Long.MAX_VALUE);
+                }
+                if (attempt == 10) {
+                    throw new RegistryException(Kind.UNAVAILABLE, where + ": tag '" + tag
+                            + "' reads as next value " + next + ", yet 10 updates of it in a "
+                            + "row matched no row; retry later");
+                }
             }
         }
         long end = read(c, tag)[0];
