@@ -48,8 +48,21 @@ package io.idmint.codes;
  */
 public interface CodeCodec {
 
-    /** Symbols in a code, separators aside. */
+    /** Symbols in a code of an ID (63-bit values, the default), separators aside. */
     int LENGTH = 15;
+
+    /**
+     * The bits of the values this codec encodes: 63 for IDs (the default), fewer for a counter
+     * built with {@link Codes#bits(int)}.
+     */
+    default int bits() {
+        return 63;
+    }
+
+    /** Symbols in this codec's codes, separators aside: 15 for IDs, 2 + ceil(bits / 5). */
+    default int length() {
+        return LENGTH;
+    }
 
     /**
      * The code of {@code id} under the current key: 15 uppercase symbols, no separators.

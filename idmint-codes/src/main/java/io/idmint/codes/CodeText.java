@@ -7,7 +7,6 @@ package io.idmint.codes;
 final class CodeText {
 
     static final String ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-    static final int VALUE_SYMBOLS = 13;
     /** x⁵ + x² + 1: irreducible, hence primitive, as 31 = 2⁵ - 1 is prime. */
     static final int POLYNOMIAL = 0b100101;
     /** How much of a bad input an error message repeats. */
@@ -38,18 +37,38 @@ final class CodeText {
     private CodeText() {
     }
 
+    /** Value symbols of a code over {@code bits}-bit values: 13 for 63 bits. */
+    static int valueSymbols(int bits) {
+        return (bits + 4) / 5;
+    }
+
+    /** Symbols of a code over {@code bits}-bit values, separators aside: 15 for 63 bits. */
+    static int length(int bits) {
+        return valueSymbols(bits) + 2;
+    }
+
     /** The code's text: 15 symbols, or three groups of five joined by hyphens. */
     static String format(int version, long value, boolean grouped) {
-        int[] v = new int[CodeCodec.LENGTH];
+        return format(Ff1.BITS, version, value, grouped);
+    }
+
+    /**
+     * The text of a code over {@code bits}-bit values: the version, the value's symbols and the
+     * check symbol; grouped, a hyphen after every five.
+     */
+    static String format(int bits, int version, long value, boolean grouped) {
+        int n = length(bits);
+        int values = n - 2;
+        int[] v = new int[n];
         v[0] = version;
-        for (int i = 1; i <= VALUE_SYMBOLS; i++) {
-            v[i] = (int) (value >>> (5 * (VALUE_SYMBOLS - i))) & 31;
+        for (int i = 1; i <= values; i++) {
+            v[i] = (int) (value >>> (5 * (values - i))) & 31;
         }
-        v[CodeCodec.LENGTH - 1] = timesAlpha(horner(v, CodeCodec.LENGTH - 1));
-        char[] out = new char[grouped ? CodeCodec.LENGTH + 2 : CodeCodec.LENGTH];
+        v[n - 1] = timesAlpha(horner(v, n - 1));
+        char[] out = new char[grouped ? n + (n - 1) / 5 : n];
         int at = 0;
-        for (int i = 0; i < CodeCodec.LENGTH; i++) {
-            if (grouped && (i == 5 || i == 10)) {
+        for (int i = 0; i < n; i++) {
+            if (grouped && i > 0 && i % 5 == 0) {
                 out[at++] = '-';
             }
             out[at++] = SYMBOLS[v[i]];
@@ -57,17 +76,24 @@ final class CodeText {
         return new String(out);
     }
 
+    /** As {@link #parse(int, String)} for codes of 63-bit values. */
+    static Parsed parse(String code) {
+        return parse(Ff1.BITS, code);
+    }
+
     /**
-     * Reads a code, checking in this order: symbols, count, check symbol, range.
+     * Reads a code over {@code bits}-bit values, checking in this order: symbols, count, check
+     * symbol, range.
      *
      * @throws IllegalArgumentException naming the input and the first problem found
      */
-    static Parsed parse(String code) {
+    static Parsed parse(int bits, String code) {
+        int n = length(bits);
         if (code == null || code.isEmpty()) {
-            throw new IllegalArgumentException("empty code '': a code has " + CodeCodec.LENGTH
+            throw new IllegalArgumentException("empty code '': a code has " + n
                     + " Crockford base32 symbols");
         }
-        int[] v = new int[CodeCodec.LENGTH];
+        int[] v = new int[n];
         int count = read(code, v);
         if (count < 0) {
             int i = -count - 1;
@@ -75,21 +101,22 @@ final class CodeText {
                     + "' at position " + (i + 1) + " is not a Crockford base32 symbol (0-9 and "
                     + "A-Z without I L O U; O reads as 0, I and L as 1)");
         }
-        if (count != CodeCodec.LENGTH) {
+        if (count != n) {
             throw new IllegalArgumentException("code '" + echo(code) + "' has " + count
-                    + " symbols; a code has " + CodeCodec.LENGTH + " (hyphens and spaces aside)");
+                    + " symbols; a code has " + n + " (hyphens and spaces aside)");
         }
-        if (horner(v, CodeCodec.LENGTH) != 0) {
+        if (horner(v, n) != 0) {
             throw new IllegalArgumentException("code '" + echo(code) + "' fails its check "
                     + "symbol: a symbol is mistyped or two are swapped");
         }
-        if (v[1] > 7) {
+        int topBits = bits - 5 * (n - 3);
+        if (v[1] >= 1 << topBits) {
             throw new IllegalArgumentException("code '" + echo(code) + "' is out of range: its "
-                    + "second symbol must be 0-7 (the value has 63 bits), got '" + SYMBOLS[v[1]]
-                    + "'");
+                    + "second symbol must be 0-" + SYMBOLS[(1 << topBits) - 1] + " (the value has "
+                    + bits + " bits), got '" + SYMBOLS[v[1]] + "'");
         }
         long value = 0;
-        for (int i = 1; i <= VALUE_SYMBOLS; i++) {
+        for (int i = 1; i <= n - 2; i++) {
             value = (value << 5) | v[i];
         }
         return new Parsed(v[0], value);

@@ -25,6 +25,7 @@ public final class Codes {
     private final byte[][] keys = new byte[Ff1.VERSIONS][];
     private Integer currentVersion;
     private byte[] tweak;
+    private Integer bits;
 
     private Codes() {
     }
@@ -76,6 +77,23 @@ public final class Codes {
     }
 
     /**
+     * The bits of the values codes are made of, {@value Ff1#MIN_BITS} to 63; default 63 (every
+     * ID). Fewer bits make shorter codes for a smaller domain, such as a segment tag's or a
+     * serial's counter: 2 + ceil(bits / 5) symbols (30 bits: 8 symbols, up to 1,073,741,823).
+     * A value past the domain is refused, never wrapped. At least 20 bits: NIST SP 800-38G
+     * Rev. 1 asks FF1 for a domain of at least a million values. Pass the tag or serial as
+     * {@link #tweak} too, so that equal counters of two tags have different codes.
+     */
+    public Codes bits(int bits) {
+        requireState(this.bits == null, "bits was already set");
+        requireArgument(bits >= Ff1.MIN_BITS && bits <= Ff1.BITS, "bits must be "
+                + Ff1.MIN_BITS + " to " + Ff1.BITS + " (FF1 wants a domain of at least a "
+                + "million values), got " + bits);
+        this.bits = bits;
+        return this;
+    }
+
+    /**
      * A codec over the keys given.
      *
      * @throws IllegalArgumentException when there is no key, when the current version has no key,
@@ -100,7 +118,8 @@ public final class Codes {
         int current = currentVersion != null ? currentVersion : only;
         requireArgument(keys[current] != null, "current key version " + current + " has no key "
                 + "(keys: " + versions + ")");
-        Ff1 ff1 = new Ff1(keys, tweak != null ? tweak : new byte[0]);
+        int width = bits != null ? bits : Ff1.BITS;
+        Ff1 ff1 = new Ff1(keys, tweak != null ? tweak : new byte[0], width);
         try {
             // Fails fast here rather than on the first request: Bouncy Castle can disable FF1.
             if (ff1.decrypt(current, ff1.encrypt(current, 1)) != 1) {
@@ -111,7 +130,7 @@ public final class Codes {
                     + "(system property org.bouncycastle.fpe.disable or .disable_ff1): "
                     + e.getMessage(), e);
         }
-        return new Ff1CodeCodec(ff1, current, versions.toString());
+        return new Ff1CodeCodec(ff1, current, versions.toString(), width);
     }
 
     private static boolean allZero(byte[] key) {

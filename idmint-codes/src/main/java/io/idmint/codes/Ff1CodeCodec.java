@@ -7,26 +7,30 @@ final class Ff1CodeCodec implements CodeCodec {
     private final int currentVersion;
     /** The versions this codec has, as error messages list them. */
     private final String versions;
+    private final int bits;
 
-    Ff1CodeCodec(Ff1 ff1, int currentVersion, String versions) {
+    Ff1CodeCodec(Ff1 ff1, int currentVersion, String versions, int bits) {
         this.ff1 = ff1;
         this.currentVersion = currentVersion;
         this.versions = versions;
+        this.bits = bits;
     }
 
     @Override
     public String encode(long id) {
-        return CodeText.format(currentVersion, ff1.encrypt(currentVersion, checkId(id)), false);
+        return CodeText.format(bits, currentVersion, ff1.encrypt(currentVersion, checkId(id)),
+                false);
     }
 
     @Override
     public String encodeGrouped(long id) {
-        return CodeText.format(currentVersion, ff1.encrypt(currentVersion, checkId(id)), true);
+        return CodeText.format(bits, currentVersion, ff1.encrypt(currentVersion, checkId(id)),
+                true);
     }
 
     @Override
     public long decode(String code) {
-        CodeText.Parsed p = CodeText.parse(code);
+        CodeText.Parsed p = CodeText.parse(bits, code);
         if (!ff1.hasVersion(p.version())) {
             throw new IllegalArgumentException("code '" + CodeText.echo(code) + "' was made with "
                     + "key version " + p.version() + ", which this codec does not have (it has "
@@ -37,7 +41,7 @@ final class Ff1CodeCodec implements CodeCodec {
 
     @Override
     public int keyVersion(String code) {
-        return CodeText.parse(code).version();
+        return CodeText.parse(bits, code).version();
     }
 
     @Override
@@ -46,15 +50,30 @@ final class Ff1CodeCodec implements CodeCodec {
     }
 
     @Override
-    public String toString() {
-        return "CodeCodec[FF1-AES, current key version " + currentVersion + ", versions "
-                + versions + "]";
+    public int bits() {
+        return bits;
     }
 
-    private static long checkId(long id) {
+    @Override
+    public int length() {
+        return CodeText.length(bits);
+    }
+
+    @Override
+    public String toString() {
+        return "CodeCodec[FF1-AES, current key version " + currentVersion + ", versions "
+                + versions + (bits == Ff1.BITS ? "" : ", " + bits + "-bit values") + "]";
+    }
+
+    private long checkId(long id) {
         if (id < 0) {
             throw new IllegalArgumentException("ID " + id + " is negative; codes encode IDs from 0 "
-                    + "to 2^63-1");
+                    + "to 2^" + bits + "-1");
+        }
+        if (bits < Ff1.BITS && id >>> bits != 0) {
+            throw new IllegalArgumentException("value " + id + " is past this codec's domain, 0 "
+                    + "to 2^" + bits + "-1 (" + ((1L << bits) - 1) + "): build a codec of more "
+                    + "bits for it");
         }
         return id;
     }
