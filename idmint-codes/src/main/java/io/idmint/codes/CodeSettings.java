@@ -1,10 +1,12 @@
 package io.idmint.codes;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 
 /**
  * A node's codes configuration ({@code codes.key}, {@code codes.key-file},
@@ -76,6 +78,20 @@ public final class CodeSettings {
      */
     public static CodeCodec codec(String hex, Path file, int version, Map<Integer, String> old,
             boolean dev) {
+        BiFunction<Integer, String, CodeCodec> codecs = codecs(hex, file, version, old, dev);
+        return codecs == null ? null : codecs.apply(Ff1.BITS, "");
+    }
+
+    /**
+     * As {@link #codec}, a maker of codecs over the same keys for a domain of {@code bits} bits
+     * and a tweak ({@link Codes#bits}, {@link Codes#tweak}, the tweak's UTF-8 bytes): a
+     * counter's codes (a serial's, with its name as tweak). Null when the settings configure no
+     * codes; with {@code codes.dev}, one random key for every codec it makes.
+     *
+     * @throws IllegalArgumentException as {@link #codec}, and naming a bad bits or tweak
+     */
+    public static BiFunction<Integer, String, CodeCodec> codecs(String hex, Path file,
+            int version, Map<Integer, String> old, boolean dev) {
         if (hex != null && file != null) {
             throw new IllegalArgumentException("set codes.key or codes.key-file, not both");
         }
@@ -96,14 +112,24 @@ public final class CodeSettings {
                     + "version");
         }
         byte[] key = dev ? Keys.generate() : hex != null ? Keys.fromHex(hex) : Keys.fromFile(file);
-        try {
-            Codes builder = Codes.newBuilder().key(version, key);
-            if (old != null) {
-                old.forEach((v, k) -> builder.key(v, Keys.fromHex(k)));
+        BiFunction<Integer, String, CodeCodec> codecs = (bits, tweak) -> {
+            try {
+                Codes builder = Codes.newBuilder().key(version, key);
+                if (old != null) {
+                    old.forEach((v, k) -> builder.key(v, Keys.fromHex(k)));
+                }
+                if (bits != Ff1.BITS) {
+                    builder.bits(bits);
+                }
+                if (!tweak.isEmpty()) {
+                    builder.tweak(tweak.getBytes(StandardCharsets.UTF_8));
+                }
+                return builder.currentVersion(version).build();
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                throw new IllegalArgumentException("codes: " + e.getMessage(), e);
             }
-            return builder.currentVersion(version).build();
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new IllegalArgumentException("codes: " + e.getMessage(), e);
-        }
+        };
+        codecs.apply(Ff1.BITS, "");   // every key checked now, not on the first use
+        return codecs;
     }
 }

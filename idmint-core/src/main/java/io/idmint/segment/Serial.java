@@ -33,6 +33,8 @@ public final class Serial {
     private final SerialDefinition definition;
     private final RangeStore store;
     private final TimeSource time;
+    /** The counter's code for a {@code {code:BITS}} field; null without one. */
+    private final java.util.function.LongFunction<String> code;
     private final ReentrantLock lock = new ReentrantLock();
     /** The period the range is of: its first and next first day, its bounds in Unix ms. */
     private LocalDate periodStart;
@@ -46,10 +48,12 @@ public final class Serial {
     private long dropped;
     private long ranges;
 
-    Serial(SerialDefinition definition, RangeStore store, TimeSource time) {
+    Serial(SerialDefinition definition, RangeStore store, TimeSource time,
+            java.util.function.LongFunction<String> code) {
         this.definition = definition;
         this.store = store;
         this.time = time;
+        this.code = code;
     }
 
     public SerialDefinition definition() {
@@ -150,7 +154,7 @@ public final class Serial {
             periodToMillis = after.atStartOfDay(definition.zone()).toInstant().toEpochMilli();
         }
         tag = definition.name() + "~" + period.label(start);
-        rendered = definition.compiled().render(start);
+        rendered = definition.compiled().render(start, code);
     }
 
     private void refill() {

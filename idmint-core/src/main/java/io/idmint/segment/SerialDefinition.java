@@ -26,7 +26,9 @@ import java.util.Objects;
  * java.time.format.DateTimeFormatter} pattern, English names and ISO weeks ({@code
  * YYYY-'W'ww}), not for period {@code none}; {@code {counter}}
  * the period's counter, or {@code {counter:N}} zero-padded to N digits (exactly one counter);
- * {@code {check}} one ISO/IEC 7064 MOD 37,36 check symbol ({@code 0-9A-Z}) over the letters and
+ * {@code {code:BITS}} the counter's public code instead (FF1 over a domain of BITS bits, 20 to
+ * 63, from the codes given to {@link Serials}: fixed length, volume hidden); {@code {check}} one
+ * ISO/IEC 7064 MOD 37,36 check symbol ({@code 0-9A-Z}) over the letters and
  * digits written before it; {@code {{} and {@code }}} a brace; anything else is literal text.
  */
 public final class SerialDefinition {
@@ -65,6 +67,17 @@ public final class SerialDefinition {
                     + "as INV-{date:yyyyMMdd}-{counter:6}");
         }
         this.compiled = SerialTemplate.compile(name, template, period);
+        Integer codeBits = compiled.codeBits();
+        if (codeBits != null && period != SerialPeriod.NONE && codeBits < 63) {
+            long most = maxRate * period.longestSeconds();
+            long last = first + most - 1;
+            if (last > (1L << codeBits) - 1) {
+                throw new IllegalArgumentException("serial '" + name + "': a code of "
+                        + codeBits + " bits holds values up to " + ((1L << codeBits) - 1)
+                        + ", but at max-rate " + maxRate + " a second a " + period.key()
+                        + " can reach " + last + "; give the code more bits, or lower max-rate");
+            }
+        }
         Integer width = compiled.width();
         if (width != null && period != SerialPeriod.NONE) {
             long most = Math.multiplyHigh(maxRate, period.longestSeconds()) != 0 ? Long.MAX_VALUE
@@ -164,6 +177,12 @@ public final class SerialDefinition {
 
     SerialTemplate compiled() {
         return compiled;
+    }
+
+    /** The bits of the counter's code when the template writes one ({@code {code:BITS}}). */
+    public java.util.OptionalInt codeBits() {
+        Integer bits = compiled.codeBits();
+        return bits == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(bits);
     }
 
     @Override

@@ -30,15 +30,21 @@ final class SerialTemplate {
     private record Counter(Integer width) implements Part {
     }
 
+    /** The counter as its public code over {@code bits} bits: made by the serial's codec. */
+    private record Code(int bits) implements Part {
+    }
+
     private record Check() implements Part {
     }
 
     private final List<Part> parts;
     private final Integer width;
+    private final Integer codeBits;
 
-    private SerialTemplate(List<Part> parts, Integer width) {
+    private SerialTemplate(List<Part> parts, Integer width, Integer codeBits) {
         this.parts = List.copyOf(parts);
         this.width = width;
+        this.codeBits = codeBits;
     }
 
     /** @throws IllegalArgumentException naming the field or character that is wrong */
@@ -49,6 +55,7 @@ final class SerialTemplate {
         int counters = 0;
         int checks = 0;
         Integer width = null;
+        Integer codeBits = null;
         for (int i = 0; i < template.length(); i++) {
             char c = template.charAt(i);
             if (c == '}') {
@@ -92,12 +99,17 @@ final class SerialTemplate {
                     width = width(where, field.substring(8));
                 }
                 parts.add(new Counter(width));
+            } else if (field.startsWith("code:")) {
+                counters++;
+                codeBits = codeBits(where, field.substring(5));
+                parts.add(new Code(codeBits));
             } else if (field.equals("check")) {
                 checks++;
                 parts.add(new Check());
             } else {
                 throw new IllegalArgumentException(where + ": unknown field {" + field + "}; "
-                        + "fields are {date:PATTERN}, {counter}, {counter:N} and {check}");
+                        + "fields are {date:PATTERN}, {counter}, {counter:N}, {code:BITS} and "
+                        + "{check}");
             }
             i = end;
         }
@@ -105,14 +117,14 @@ final class SerialTemplate {
             parts.add(new Literal(literal.toString()));
         }
         if (counters != 1) {
-            throw new IllegalArgumentException(where + " has " + counters + " {counter} fields; "
-                    + "a serial's template has exactly one");
+            throw new IllegalArgumentException(where + " has " + counters + " {counter} or "
+                    + "{code} fields; a serial's template has exactly one");
         }
         if (checks > 1) {
             throw new IllegalArgumentException(where + " has " + checks + " {check} fields; "
                     + "at most one");
         }
-        SerialTemplate t = new SerialTemplate(parts, width);
+        SerialTemplate t = new SerialTemplate(parts, width, codeBits);
         t.requireDistinctPeriods(where, period);
         return t;
     }
@@ -180,13 +192,38 @@ final class SerialTemplate {
                 + "1 to " + MAX_WIDTH);
     }
 
-    /** The counter's width, or null when it is written as it is. */
+    /** The counter's width, or null when it is written as it is (or as a code). */
     Integer width() {
         return width;
     }
 
-    /** The template with the period's date written: what {@link Rendered#write} fills in. */
-    Rendered render(LocalDate periodStart) {
+    /** The bits of the counter's code ({@code {code:BITS}}), or null when it has none. */
+    Integer codeBits() {
+        return codeBits;
+    }
+
+    private static int codeBits(String where, String digits) {
+        try {
+            int n = Integer.parseInt(digits);
+            if (n >= MIN_CODE_BITS && n <= 63) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(where + ": code bits '" + digits + "' must be "
+                + MIN_CODE_BITS + " to 63 (FF1 wants a domain of at least a million values)");
+    }
+
+    /** The fewest bits of a {@code {code:BITS}}: a million values, as FF1 asks. */
+    static final int MIN_CODE_BITS = 20;
+
+    /**
+     * The template with the period's date written: what {@link Rendered#write} fills in.
+     *
+     * @param code the counter's code for a {@code {code:BITS}} field, else unused (null)
+     */
+    Rendered render(LocalDate periodStart, java.util.function.LongFunction<String> code) {
         List<Object> fixed = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         for (Part p : parts) {
@@ -201,7 +238,7 @@ final class SerialTemplate {
             }
         }
         fixed.add(text.toString());
-        return new Rendered(fixed, width == null ? 0 : width);
+        return new Rendered(fixed, width == null ? 0 : width, code);
     }
 
     /**
@@ -214,6 +251,7 @@ final class SerialTemplate {
         private static final int TEXT = 0;
         private static final int COUNTER = 1;
         private static final int CHECK = 2;
+        private static final int CODE = 3;
         private static final int MAX_DIGITS = 19;
 
         private final int[] kinds;
@@ -223,8 +261,11 @@ final class SerialTemplate {
         private final int maxLength;
         /** Whether a check symbol is written: only then is the check's state kept. */
         private final boolean checked;
+        private final java.util.function.LongFunction<String> code;
 
-        private Rendered(List<Object> pieces, int width) {
+        private Rendered(List<Object> pieces, int width,
+                java.util.function.LongFunction<String> code) {
+            this.code = code;
             this.kinds = new int[pieces.size()];
             this.texts = new char[pieces.size()][];
             this.transitions = new int[pieces.size()][];
@@ -240,6 +281,9 @@ final class SerialTemplate {
                 } else if (piece instanceof Counter) {
                     kinds[i] = COUNTER;
                     length += Math.max(width, MAX_DIGITS);
+                } else if (piece instanceof Code c) {
+                    kinds[i] = CODE;
+                    length += 2 + (c.bits() + 4) / 5;
                 } else {
                     kinds[i] = CHECK;
                     length++;
@@ -299,6 +343,19 @@ final class SerialTemplate {
                             }
                         }
                         n += digits.length();
+                    }
+                    case CODE -> {
+                        String text = code.apply(counter);
+                        text.getChars(0, text.length(), buf, n);
+                        if (checked) {
+                            for (int d = 0; d < text.length(); d++) {
+                                int v = value(text.charAt(d));
+                                if (v >= 0) {
+                                    p = step(p, v);
+                                }
+                            }
+                        }
+                        n += text.length();
                     }
                     default -> {
                         int v = ((1 - p) % 36 + 36) % 36;

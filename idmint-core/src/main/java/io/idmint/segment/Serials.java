@@ -30,11 +30,29 @@ public final class Serials {
 
     private final RangeStore store;
     private final TimeSource time;
+    private final java.util.function.BiFunction<String, Integer,
+            java.util.function.LongFunction<String>> codes;
     private final Map<String, Serial> serials = new ConcurrentHashMap<>();
 
     private Serials(Builder b) {
         this.store = b.store;
         this.time = b.time;
+        this.codes = b.codes;
+    }
+
+    /** A serial of {@code definition}, with its code when its template writes one. */
+    private Serial make(SerialDefinition definition) {
+        java.util.function.LongFunction<String> code = null;
+        if (definition.codeBits().isPresent()) {
+            if (codes == null) {
+                throw new IllegalStateException("serial '" + definition.name() + "' writes "
+                        + "{code:" + definition.codeBits().getAsInt() + "}, the public code of "
+                        + "its counter: give Serials the codes (Serials.Builder.codes; on the "
+                        + "server and in the starter, codes.key or codes.key-file)");
+            }
+            code = codes.apply(definition.name(), definition.codeBits().getAsInt());
+        }
+        return new Serial(definition, store, time, code);
     }
 
     public static Builder newBuilder() {
@@ -49,9 +67,10 @@ public final class Serials {
      * @throws UnsupportedOperationException when the store keeps no definitions, saying why
      */
     public Serial define(SerialDefinition definition) throws RegistryException {
+        Serial made = make(definition);
         store.define(definition.name(), definition.text());
-        return serials.computeIfAbsent(definition.name(),
-                n -> new Serial(definition, store, time));
+        Serial had = serials.putIfAbsent(definition.name(), made);
+        return had != null ? had : made;
     }
 
     /**
@@ -73,7 +92,7 @@ public final class Serials {
                     + "it first (idmint serial define, POST /api/v1/serials, Serials.define)");
         }
         SerialDefinition d = SerialDefinition.parse(name, text);
-        return serials.computeIfAbsent(name, n -> new Serial(d, store, time));
+        return serials.computeIfAbsent(name, n -> make(d));
     }
 
     /** Every serial the store defines, sorted by name. */
@@ -98,8 +117,22 @@ public final class Serials {
 
         private RangeStore store;
         private TimeSource time = TimeSource.system();
+        private java.util.function.BiFunction<String, Integer,
+                java.util.function.LongFunction<String>> codes;
 
         private Builder() {
+        }
+
+        /**
+         * The public codes of counters, for templates with {@code {code:BITS}}: given a serial's
+         * name and the bits, the encoder of its counters (idmint-codes: {@code
+         * Codes.newBuilder().key(…).bits(bits).tweak(name)}). Default none: such a serial is
+         * refused, saying so.
+         */
+        public Builder codes(java.util.function.BiFunction<String, Integer,
+                java.util.function.LongFunction<String>> codes) {
+            this.codes = Objects.requireNonNull(codes, "codes");
+            return this;
         }
 
         /** The segment store definitions and counters live in; required, and yours to close. */

@@ -246,7 +246,7 @@ class SerialsTest {
         assertThat(d.text()).isEqualTo("period=month\nzone=Europe/Berlin\n"
                 + "template={{INV}}-{date:yyyy-MM}-{counter:7}{check}\nfirst=1000\n"
                 + "max-rate=3\nstep=50\n");
-        assertThat(d.compiled().render(LocalDate.of(2026, 11, 1)).write(1042))
+        assertThat(d.compiled().render(LocalDate.of(2026, 11, 1), null).write(1042))
                 .startsWith("{INV}-2026-11-0001042").hasSize(22);
     }
 
@@ -254,7 +254,7 @@ class SerialsTest {
     void badDefinitions_areRefusedNamingTheProblem() {
         assertThatThrownBy(() -> invoice(SerialPeriod.DAY, "INV-{date:yyyyMMdd}-{count}"))
                 .hasMessageContaining("unknown field {count}; fields are {date:PATTERN}, "
-                        + "{counter}, {counter:N} and {check}");
+                        + "{counter}, {counter:N}, {code:BITS} and {check}");
         assertThatThrownBy(() -> SerialDefinition.newBuilder("invoice").period(SerialPeriod.DAY)
                 .template("{date:yyyyMMdd}-{counter:4}").maxRate(1000).build())
                 .hasMessageContaining("a counter of width 4 holds values up to 9999, but at "
@@ -272,7 +272,7 @@ class SerialsTest {
                 .hasMessageContaining("repeats its values unless the template has a "
                         + "{date:PATTERN}");
         assertThatThrownBy(() -> invoice(SerialPeriod.DAY, "{date:yyyyMMdd}{counter}{counter}"))
-                .hasMessageContaining("has 2 {counter} fields");
+                .hasMessageContaining("has 2 {counter} or {code} fields");
         assertThatThrownBy(() -> invoice(SerialPeriod.DAY, "{date:yyyyMMdd}-{counter"))
                 .hasMessageContaining("has no closing '}'");
         assertThatThrownBy(() -> invoice(SerialPeriod.DAY, "{date:yyyyMMdd}-{counter:0}"))
@@ -285,6 +285,38 @@ class SerialsTest {
                 .hasMessageContaining("serial name 'a~b' must be 1 to 48 characters");
         assertThatThrownBy(() -> SerialDefinition.parse("invoice", "period=day\ncolour=red\n"))
                 .hasMessageContaining("unknown key 'colour'");
+    }
+
+    @Test
+    void codeField_writesTheCountersCode_fromTheCodesGiven_orIsRefusedWithout()
+            throws Exception {
+        ManualTimeSource clock = new ManualTimeSource(at("2026-11-28T12:00:00", BERLIN));
+        java.util.List<String> asked = new java.util.ArrayList<>();
+        Serials serials = Serials.newBuilder().store(store).timeSource(clock)
+                .codes((name, bits) -> {
+                    asked.add(name + "/" + bits);
+                    return v -> "C" + Long.toString(v + 1_000_000, 36).toUpperCase();
+                }).build();
+        Serial s = serials.define(SerialDefinition.newBuilder("ticket").period(SerialPeriod.DAY)
+                .zone(BERLIN).template("T{date:yyyyMMdd}-{code:30}{check}").build());
+        String a = s.next();
+        String b = s.next();
+        assertThat(a).startsWith("T20261128-C" + Long.toString(1_000_001, 36).toUpperCase());
+        assertThat(b).startsWith("T20261128-C" + Long.toString(1_000_002, 36).toUpperCase());
+        assertThat(SerialTemplate.checks(a)).isTrue();
+        assertThat(asked).containsExactly("ticket/30");
+
+        Serials without = Serials.newBuilder().store(store).build();
+        assertThatThrownBy(() -> without.serial("ticket"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("serial 'ticket' writes {code:30}, the public code of its "
+                        + "counter: give Serials the codes");
+        assertThatThrownBy(() -> SerialDefinition.newBuilder("t2").period(SerialPeriod.DAY)
+                .template("{date:yyyyMMdd}-{code:20}").maxRate(100).build())
+                .hasMessageContaining("a code of 20 bits holds values up to 1048575, but at "
+                        + "max-rate 100 a second a day can reach 9000000");
+        assertThatThrownBy(() -> SerialDefinition.newBuilder("t3").template("{code:19}").build())
+                .hasMessageContaining("code bits '19' must be 20 to 63");
     }
 
     @Test

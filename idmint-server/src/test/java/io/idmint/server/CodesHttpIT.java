@@ -276,6 +276,31 @@ class CodesHttpIT {
     }
 
     @Test
+    void serialWithACodeField_writesItsCountersCodes_decodableWithTheKeyAndTheSerial() {
+        Http.Response defined = http.send("POST", "/api/v1/serials",
+                java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\":\"ticket\","
+                        + "\"template\":\"TKT-{code:30}\"}"), "Content-Type", "application/json");
+        assertThat(defined.status()).as(defined.body()).isEqualTo(201);
+
+        @SuppressWarnings("unchecked")
+        List<String> values = (List<String>) http.get("/api/v1/serials/ticket?count=50").json()
+                .get("values");
+        CodeCodec tickets = Codes.newBuilder().key(1, Keys.fromHex(KEY)).bits(30)
+                .tweak("ticket".getBytes(java.nio.charset.StandardCharsets.UTF_8)).build();
+        assertThat(values).hasSize(50).allMatch(v -> v.matches("TKT-1[0-9A-HJKMNP-TV-Z]{7}"));
+        for (int i = 0; i < values.size(); i++) {
+            assertThat(tickets.decode(values.get(i).substring(4))).isEqualTo(i + 1);
+        }
+
+        // Without a code key such a serial is refused, naming the keys, and not defined.
+        Http.Response refused = bareHttp.send("POST", "/api/v1/serials",
+                java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\":\"ticket\","
+                        + "\"template\":\"TKT-{code:30}\"}"), "Content-Type", "application/json");
+        assertProblem(refused, 503, NOT_CONFIGURED, "codes.key");
+        assertThat(bareHttp.get("/api/v1/serials").body()).doesNotContain("ticket");
+    }
+
+    @Test
     void objectIds_areUnique24Hex() {
         List<String> ids = list(http.get("/api/v1/objectids?count=1000"), "objectids");
 

@@ -82,12 +82,20 @@ public final class SegmentService implements AutoCloseable {
      */
     SegmentService(RangeStore store, SegmentGenerator ids, int maxCount, long defaultStep,
             int maxTags) {
+        this(store, ids, maxCount, defaultStep, maxTags, null);
+    }
+
+    /** @param codes the codes of serials' counters ({@code {code:BITS}}), or null for none */
+    SegmentService(RangeStore store, SegmentGenerator ids, int maxCount, long defaultStep,
+            int maxTags, java.util.function.BiFunction<String, Integer,
+                    java.util.function.LongFunction<String>> codes) {
         this.store = store;
         this.ids = ids;
         this.maxCount = maxCount;
         this.defaultStep = defaultStep;
         this.maxTags = maxTags;
-        this.serials = Serials.newBuilder().store(store).build();
+        Serials.Builder b = Serials.newBuilder().store(store);
+        this.serials = (codes == null ? b : b.codes(codes)).build();
     }
 
     /**
@@ -123,7 +131,8 @@ public final class SegmentService implements AutoCloseable {
             throw e;
         }
         SegmentService service = new SegmentService(store, ids, config.get(Config.MAX_COUNT),
-                config.get(Config.SEGMENT_STEP), config.get(Config.SEGMENT_MAX_TAGS));
+                config.get(Config.SEGMENT_STEP), config.get(Config.SEGMENT_MAX_TAGS),
+                CodesAndFormats.counterCodes(config));
         store.warmUp(warn);
         return service;
     }
@@ -240,6 +249,8 @@ public final class SegmentService implements AutoCloseable {
             throw failure(e, name);
         } catch (UnsupportedOperationException e) {
             throw notKept(e);
+        } catch (IllegalStateException e) {
+            throw new CodesAndFormats.NotConfiguredException(e.getMessage());
         }
         String[] out = new String[count];
         serial.next(out, 0, out.length);
@@ -265,6 +276,8 @@ public final class SegmentService implements AutoCloseable {
         try {
             serials.define(definition);
             return definition;
+        } catch (IllegalStateException e) {
+            throw new CodesAndFormats.NotConfiguredException(e.getMessage());
         } catch (RegistryException e) {
             if (e.kind() == RegistryException.Kind.CONFLICT) {
                 throw new TagExistsException(e.getMessage());

@@ -75,6 +75,22 @@ public final class CodesAndFormats {
         return codec;
     }
 
+    /**
+     * Codecs of counters over the configured keys, for serials that write {@code {code:BITS}}:
+     * given a serial and the bits, its counters' encoder (the serial's name as FF1 tweak); null
+     * when codes are not configured. A dev key (codes.dev) is made once for all of them.
+     *
+     * @throws IllegalArgumentException as {@link #codec}
+     */
+    public static java.util.function.BiFunction<String, Integer,
+            java.util.function.LongFunction<String>> counterCodes(Config config) {
+        java.util.function.BiFunction<Integer, String, CodeCodec> codecs = CodeSettings.codecs(
+                config.get(Config.CODES_KEY), config.get(Config.CODES_KEY_FILE),
+                config.get(Config.CODES_KEY_VERSION), config.get(Config.CODES_OLD_KEYS),
+                Boolean.TRUE.equals(config.get(Config.CODES_DEV)));
+        return codecs == null ? null : (serial, bits) -> codecs.apply(bits, serial)::encode;
+    }
+
     /** The codec, or null when codes are not configured. */
     public CodeCodec codes() {
         return codes;
