@@ -101,6 +101,8 @@ public final class Layout {
     private final int totalBits;
     private final long tickMillis;
     private final long epochMillis;
+    /** {@link #exhaustionMillis()}: read on every fenced UUID, so worked out once. */
+    private final long exhaustionMillis;
 
     /** Through {@link LayoutSpec}, which checks the fields first. */
     Layout(String name, List<Field> order, Map<Field, Integer> widths, long tickMillis,
@@ -118,6 +120,9 @@ public final class Layout {
             bits += widths.get(f);
         }
         this.totalBits = bits;
+        long ticks = maxTick() + 1;
+        this.exhaustionMillis = ticks > (Long.MAX_VALUE - epochMillis) / tickMillis
+                ? Long.MIN_VALUE : epochMillis + ticks * tickMillis;
     }
 
     private static Layout preset(String name, String spec) {
@@ -227,11 +232,7 @@ public final class Layout {
 
     /** Unix milliseconds at which the time field runs out (the first tick that does not fit). */
     public long exhaustionMillis() {
-        long ticks = maxTick() + 1;
-        if (ticks > (Long.MAX_VALUE - epochMillis) / tickMillis) {
-            return Long.MIN_VALUE;
-        }
-        return epochMillis + ticks * tickMillis;
+        return exhaustionMillis;
     }
 
     public Instant exhaustion() {

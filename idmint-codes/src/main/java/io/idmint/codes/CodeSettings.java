@@ -112,7 +112,7 @@ public final class CodeSettings {
                     + "version");
         }
         byte[] key = dev ? Keys.generate() : hex != null ? Keys.fromHex(hex) : Keys.fromFile(file);
-        BiFunction<Integer, String, CodeCodec> codecs = (bits, tweak) -> {
+        BiFunction<Integer, String, CodeCodec> make = (bits, tweak) -> {
             try {
                 Codes builder = Codes.newBuilder().key(version, key);
                 if (old != null) {
@@ -129,7 +129,9 @@ public final class CodeSettings {
                 throw new IllegalArgumentException("codes: " + e.getMessage(), e);
             }
         };
-        codecs.apply(Ff1.BITS, "");   // every key checked now, not on the first use
-        return codecs;
+        // The IDs' codec, made now: every key checked here, not on the first use.
+        CodeCodec ids = make.apply(Ff1.BITS, "");
+        return (bits, tweak) -> bits == Ff1.BITS && tweak.isEmpty() ? ids
+                : make.apply(bits, tweak);
     }
 }

@@ -51,10 +51,7 @@ class CounterCodesTest {
         for (long v = 0; v < 200_000; v++) {
             assertThat(codes.add(c.encode(v))).as("value %d", v).isTrue();
         }
-        // Consecutive counters give codes that look unrelated: not increasing, not close.
-        assertThat(c.encode(41).compareTo(c.encode(42)) < 0 && c.encode(42)
-                .compareTo(c.encode(43)) < 0 && c.encode(43).compareTo(c.encode(44)) < 0)
-                .isFalse();
+        assertThat(codes).allMatch(code -> code.length() == 6);
     }
 
     @Test

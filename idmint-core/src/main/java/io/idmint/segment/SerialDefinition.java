@@ -66,30 +66,35 @@ public final class SerialDefinition {
             throw new IllegalArgumentException("serial '" + name + "' needs a template, such "
                     + "as INV-{date:yyyyMMdd}-{counter:6}");
         }
-        this.compiled = SerialTemplate.compile(name, template, period);
+        this.compiled = SerialTemplate.compile(name, template, period, b.checkPeriods);
+        if (period == SerialPeriod.NONE) {
+            return;
+        }
+        long last = lastInAPeriod();
         Integer codeBits = compiled.codeBits();
-        if (codeBits != null && period != SerialPeriod.NONE && codeBits < 63) {
-            long most = maxRate * period.longestSeconds();
-            long last = first + most - 1;
-            if (last > (1L << codeBits) - 1) {
-                throw new IllegalArgumentException("serial '" + name + "': a code of "
-                        + codeBits + " bits holds values up to " + ((1L << codeBits) - 1)
-                        + ", but at max-rate " + maxRate + " a second a " + period.key()
-                        + " can reach " + last + "; give the code more bits, or lower max-rate");
-            }
+        if (codeBits != null && codeBits < 63 && last > (1L << codeBits) - 1) {
+            throw new IllegalArgumentException("serial '" + name + "': a code of " + codeBits
+                    + " bits holds values up to " + ((1L << codeBits) - 1) + ", but at "
+                    + "max-rate " + maxRate + " a second a " + period.key() + " can reach "
+                    + last + "; give the code more bits, or lower max-rate");
         }
         Integer width = compiled.width();
-        if (width != null && period != SerialPeriod.NONE) {
-            long most = Math.multiplyHigh(maxRate, period.longestSeconds()) != 0 ? Long.MAX_VALUE
-                    : maxRate * period.longestSeconds();
-            long last = most > Long.MAX_VALUE - first ? Long.MAX_VALUE : first + most - 1;
-            if (width < 19 && last > pow10(width) - 1) {
-                throw new IllegalArgumentException("serial '" + name + "': a counter of width "
-                        + width + " holds values up to " + (pow10(width) - 1) + ", but at "
-                        + "max-rate " + maxRate + " a second a " + period.key() + " can reach "
-                        + last + "; widen the counter to at least " + digits(last)
-                        + " digits, or lower max-rate");
-            }
+        if (width != null && width < 19 && last > pow10(width) - 1) {
+            throw new IllegalArgumentException("serial '" + name + "': a counter of width "
+                    + width + " holds values up to " + (pow10(width) - 1) + ", but at "
+                    + "max-rate " + maxRate + " a second a " + period.key() + " can reach "
+                    + last + "; widen the counter to at least " + digits(last)
+                    + " digits, or lower max-rate");
+        }
+    }
+
+    /** The highest counter a period can reach at {@code max-rate}, saturating at 2^63-1. */
+    private long lastInAPeriod() {
+        try {
+            return Math.addExact(first,
+                    Math.multiplyExact(maxRate, period.longestSeconds()) - 1);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
         }
     }
 
@@ -98,12 +103,16 @@ public final class SerialDefinition {
     }
 
     /**
-     * Reads a definition as {@link #text()} writes it.
+     * Reads a definition as {@link #text()} writes it, as a store holds it: checked as a whole
+     * but for the century of period dates its template was checked over when it was defined
+     * (tens of milliseconds for a daily serial, repeated by every node and every list
+     * otherwise).
      *
      * @throws IllegalArgumentException naming the line or value that is wrong
      */
     public static SerialDefinition parse(String name, String text) {
         Builder b = newBuilder(name);
+        b.checkPeriods = false;
         for (String line : text.split("\n")) {
             if (line.isBlank()) {
                 continue;
@@ -231,6 +240,8 @@ public final class SerialDefinition {
         private long first = 1;
         private long maxRate = DEFAULT_MAX_RATE;
         private long step = DEFAULT_STEP;
+        /** Whether the template's dates are checked over a century ({@link #parse}: not). */
+        private boolean checkPeriods = true;
 
         private Builder(String name) {
             Objects.requireNonNull(name, "name");

@@ -7,9 +7,8 @@ import io.idmint.IdGenerator;
 import io.idmint.IdParts;
 import io.idmint.IdUnavailableException;
 import io.idmint.Layout;
-import io.idmint.formats.TypeId;
-import io.idmint.formats.UuidV7;
 import io.idmint.server.config.Config;
+import io.idmint.server.mint.CodesAndFormats;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -25,8 +24,6 @@ public final class IdService {
 
     /** The largest max-count a server may be configured with. */
     public static final int MAX_COUNT_LIMIT = Config.MAX_COUNT_LIMIT;
-    /** The symbols of a TypeID's suffix (a UUID in base32). */
-    private static final int TYPEID_SUFFIX = 26;
 
     private final IdGenerator ids;
     private final int maxCount;
@@ -118,14 +115,8 @@ public final class IdService {
             throw new IllegalArgumentException("'" + text + "' is negative; idmint IDs are "
                     + "positive");
         }
-        if (format == null && text != null) {
-            int sep = text.lastIndexOf('_');
-            if (text.length() == 36 && text.charAt(8) == '-') {
-                return decode(FencedUuidV7.idOf(UuidV7.parse(text), ids.layout()));
-            }
-            if (text.length() - sep - 1 == TYPEID_SUFFIX) {
-                return decode(FencedUuidV7.idOf(TypeId.parse(text).uuid(), ids.layout()));
-            }
+        if (format == null && text != null && CodesAndFormats.isUuidText(text)) {
+            return decode(FencedUuidV7.idOf(CodesAndFormats.uuid7(text), ids.layout()));
         }
         return decode(format == null ? IdCodec.parseAny(text, ids.layout())
                 : IdCodec.named(format).parse(text));

@@ -129,14 +129,8 @@ public final class DecodeCommand implements Callable<Integer> {
      * most 20 decimal digits, {@code 0x} hex or 13 base32 symbols, and never hold a hyphen; an
      * all-digit 15-character input is a decimal ID (use --kind code for such a code).
      */
-    private static final int TYPEID_SUFFIX = 26;
-
     static String kindOf(String input) {
-        if (input.length() == 36 && input.charAt(8) == '-') {
-            return "uuid7";
-        }
-        int typeSep = input.lastIndexOf('_');
-        if (typeSep > 0 && input.length() - typeSep - 1 == TYPEID_SUFFIX) {
+        if (CodesAndFormats.isUuidText(input)) {
             return "uuid7";
         }
         boolean hex = !input.isEmpty() && input.chars().allMatch(c -> (c >= '0' && c <= '9')
@@ -165,13 +159,13 @@ public final class DecodeCommand implements Callable<Integer> {
                         d.parts(), shard).toString();
             }
             case "uuid7": {
-                java.util.UUID u = uuid7(input);
+                java.util.UUID u = CodesAndFormats.uuid7(input);
                 long ms = io.idmint.formats.UuidV7.timestampMillis(u);
                 return time(new Json().add("kind", "uuid7").add("value", u.toString()), ms)
                         .toString();
             }
             case "fenced-uuid7": {
-                java.util.UUID u = uuid7(input);
+                java.util.UUID u = CodesAndFormats.uuid7(input);
                 IdParts parts;
                 try {
                     parts = io.idmint.FencedUuidV7.decode(u, layout);
@@ -198,16 +192,6 @@ public final class DecodeCommand implements Callable<Integer> {
             default:
                 return json(decode(layout, input), shard);
         }
-    }
-
-    /** A UUIDv7 in its canonical text, or as a TypeID ({@code prefix_} + 26 symbols). */
-    private static java.util.UUID uuid7(String input) {
-        if (input.indexOf('_') >= 0 || input.length() == TYPEID_SUFFIX) {
-            java.util.UUID u = io.idmint.formats.TypeId.parse(input).uuid();
-            io.idmint.formats.UuidV7.timestampMillis(u);
-            return u;
-        }
-        return io.idmint.formats.UuidV7.parse(input);
     }
 
     private static Json time(Json json, long ms) {

@@ -28,6 +28,9 @@ public final class CodesAndFormats {
     public static final String FLAKES_NOT_CONFIGURED = "128-bit flakes are not configured; set "
             + "flake.worker (0 to 2^48-1 or a MAC address), unique per process";
 
+    /** The symbols of a TypeID's suffix (a UUID in base32). */
+    private static final int TYPEID_SUFFIX = 26;
+
     private final CodeCodec codes;
     private final FormatGenerator<UUID> uuids = UuidV7.newGenerator().build();
     private final FormatGenerator<ObjectId> objectIds = ObjectId.newGenerator().build();
@@ -89,6 +92,30 @@ public final class CodesAndFormats {
                 config.get(Config.CODES_KEY_VERSION), config.get(Config.CODES_OLD_KEYS),
                 Boolean.TRUE.equals(config.get(Config.CODES_DEV)));
         return codecs == null ? null : (serial, bits) -> codecs.apply(bits, serial)::encode;
+    }
+
+    /**
+     * Whether {@code text} is written as a UUID: 36 characters with a hyphen ninth, or a TypeID
+     * ({@code prefix_} and 26 symbols, or the 26 alone). No ID, code or other format has either
+     * shape.
+     */
+    public static boolean isUuidText(String text) {
+        return text.length() == 36 && text.charAt(8) == '-'
+                || text.length() - text.lastIndexOf('_') - 1 == TYPEID_SUFFIX;
+    }
+
+    /**
+     * A version 7 UUID from its canonical text or its TypeID.
+     *
+     * @throws IllegalArgumentException naming the input and what is wrong with it
+     */
+    public static UUID uuid7(String text) {
+        if (text.indexOf('_') < 0 && text.length() != TYPEID_SUFFIX) {
+            return UuidV7.parse(text);
+        }
+        UUID u = io.idmint.formats.TypeId.parse(text).uuid();
+        UuidV7.timestampMillis(u);
+        return u;
     }
 
     /** The codec, or null when codes are not configured. */

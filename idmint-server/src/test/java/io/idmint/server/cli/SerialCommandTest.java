@@ -2,8 +2,10 @@ package io.idmint.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idmint.server.config.Config;
 import io.idmint.server.harness.Cli;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,12 +15,9 @@ class SerialCommandTest {
     @TempDir
     Path data;
 
+    /** The command on {@link #data}, set through the environment as an operator may. */
     private Cli.Result run(String... args) {
-        String[] all = new String[args.length + 2];
-        System.arraycopy(args, 0, all, 0, args.length);
-        all[args.length] = "--data-dir";
-        all[args.length + 1] = data.toString();
-        return Cli.run(all);
+        return Cli.run(Map.of(Config.DATA_DIR.envVar(), data.toString()), args);
     }
 
     @Test
