@@ -16,7 +16,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,6 +98,42 @@ class HttpApiIT {
 
         assertThat(ids).hasSize(count).doesNotHaveDuplicates();
         assertThat(ids.stream().map(Long::parseLong).toList()).isSorted();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"application/vnd.idmint.id64", "application/VND.idmint.id64; q=1",
+        "application/vnd.idmint.id64, application/json"})
+    void leanIds_askedForId64_are8ByteBigEndianIntegersInIncreasingOrder(String accept)
+            throws Exception {
+        HttpResponse<byte[]> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(http.base() + "/v1/ids?count=" + MAX)).header("Accept", accept)
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("content-type"))
+                .contains("application/vnd.idmint.id64");
+        assertThat(r.headers().firstValue("cache-control")).contains("no-store");
+        assertThat(r.body()).hasSize(MAX * Long.BYTES);
+        ByteBuffer body = ByteBuffer.wrap(r.body());
+        long last = 0;
+        for (int i = 0; i < MAX; i++) {
+            long id = body.getLong();
+            assertThat(id).as("ID %d of the body", i).isGreaterThan(last);
+            assertThat(LAYOUT.decode(id).timestamp())
+                    .isBetween(Instant.now().minusSeconds(60), Instant.now());
+            last = id;
+        }
+    }
+
+    @Test
+    void leanIds_id64IsOnlyForV1Ids_andAnErrorIsStillAProblem() throws Exception {
+        assertThat(http.get("/v1/id", "Accept", "application/vnd.idmint.id64").body())
+                .startsWith("{\"id\":");
+        Http.Response bad = http.get("/v1/ids?count=0", "Accept", "application/vnd.idmint.id64");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.header("content-type")).isEqualTo("application/problem+json");
+        assertThat(http.get("/v1/ids?count=2", "Accept", "application/vnd.idmint.id64x").body())
+                .as("another type is not ours").startsWith("{\"ids\":[");
     }
 
     @Test

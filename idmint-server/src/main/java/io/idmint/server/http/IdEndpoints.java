@@ -71,7 +71,11 @@ final class IdEndpoints {
                 Query.none(req.query());
                 return ids(req, route, calls.nextIds(caller, null, mint));
             }
-            case LEAN_IDS, IDS -> {
+            case LEAN_IDS -> {
+                return ids(req, Responses.wantsId64(req) ? null : route,
+                        calls.nextIds(caller, Query.param(req.query(), "count"), mint));
+            }
+            case IDS -> {
                 return ids(req, route, calls.nextIds(caller, Query.param(req.query(), "count"),
                         mint));
             }
@@ -133,8 +137,14 @@ final class IdEndpoints {
                 b.count()));
     }
 
-    /** Renders the snowflake IDs of a route. */
+    /**
+     * Renders the snowflake IDs of a route; a null route is {@code /v1/ids} asked for
+     * {@link Responses#ID64}.
+     */
     private int answer(HttpServerResponse res, Route route, long[] ids, int n) {
+        if (route == null) {
+            return Responses.id64(res, ids, n);
+        }
         switch (route) {
             case LEAN_ID -> {
                 return json(res, out.reset().raw(LEAN_ID_OPEN).quoted(ids[0]).raw('}'));

@@ -23,6 +23,9 @@ final class Responses {
     static final CharSequence JSON = HttpHeaders.createOptimized("application/json");
     static final CharSequence PROBLEM_JSON =
             HttpHeaders.createOptimized("application/problem+json");
+    private static final String ID64_TEXT = "application/vnd.idmint.id64";
+    /** IDs as 8-byte big-endian two's-complement integers, concatenated, nothing else. */
+    static final CharSequence ID64 = HttpHeaders.createOptimized(ID64_TEXT);
     /** A cache in between must not hand one response's IDs to two callers. */
     static final CharSequence CACHE_CONTROL = HttpHeaders.createOptimized("cache-control");
     static final CharSequence NO_STORE = HttpHeaders.createOptimized("no-store");
@@ -82,6 +85,30 @@ final class Responses {
     static int json(HttpServerResponse res, JsonBytes body) {
         res.putHeader(HttpHeaders.CONTENT_TYPE, JSON).putHeader(CACHE_CONTROL, NO_STORE)
                 .end(body.toBuffer());
+        return 200;
+    }
+
+    /**
+     * Whether a request's {@code Accept} names {@link #ID64}: {@code /v1/ids} then answers with
+     * the IDs as 8-byte big-endian integers, one after the other, for clients that would spend
+     * more time parsing JSON than taking IDs (docs/clients.md).
+     */
+    static boolean wantsId64(HttpServerRequest req) {
+        String accept = req.getHeader(HttpHeaders.ACCEPT);
+        return accept != null && accept.regionMatches(true, 0, ID64_TEXT, 0, ID64_TEXT.length())
+                && (accept.length() == ID64_TEXT.length()
+                        || accept.charAt(ID64_TEXT.length()) == ';'
+                        || accept.charAt(ID64_TEXT.length()) == ',');
+    }
+
+    /** 200 with {@code n} IDs as 8-byte big-endian integers ({@link #ID64}). */
+    static int id64(HttpServerResponse res, long[] ids, int n) {
+        Buffer body = Buffer.buffer(n * Long.BYTES);
+        for (int i = 0; i < n; i++) {
+            body.appendLong(ids[i]);
+        }
+        res.putHeader(HttpHeaders.CONTENT_TYPE, ID64).putHeader(CACHE_CONTROL, NO_STORE)
+                .end(body);
         return 200;
     }
 
