@@ -359,6 +359,9 @@ class AbuseIT {
                 new Call<>(IdServiceGrpc.getNextSegmentIdsMethod(),
                         NextSegmentIdsRequest.newBuilder().setTag("abuse").setCount(10_000)
                                 .build()),
+                new Call<>(IdServiceGrpc.getNextSegmentCodesMethod(),
+                        NextSegmentIdsRequest.newBuilder().setTag("abuse").setCount(10_000)
+                                .build()),
                 new Call<>(IdServiceGrpc.getNextSerialsMethod(),
                         NextSerialsRequest.newBuilder().setName("abuse").setCount(8_000)
                                 .build()),

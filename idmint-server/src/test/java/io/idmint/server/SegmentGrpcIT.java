@@ -49,7 +49,7 @@ class SegmentGrpcIT {
         server = TestServers.start(data.resolve("a"));
         secured = TestServers.start(data.resolve("b"), "auth.token=api",
                 "auth.admin-token=admin", "segment.auto-create=true", "segment.step=10",
-                "segment.fetch-timeout=10s");
+                "segment.fetch-timeout=10s", "codes.key=000102030405060708090a0b0c0d0e0f");
         storeDown = TestServers.start(data.resolve("c"),
                 "segment.store=jdbc:postgresql://127.0.0.1:1/x?idmint.timeout=250ms",
                 "segment.fetch-timeout=300ms");
@@ -177,6 +177,29 @@ class SegmentGrpcIT {
         // Nothing was issued by the refused calls.
         assertThat(stub(channel).nextSegmentIds(next("errs", 1)).getIdsList())
                 .containsExactly(1L);
+    }
+
+    @Test
+    void segmentCodes_roundTripOverGrpc_decodeIsAnAdminCall_withoutAKeyFailedPrecondition() {
+        List<String> codes = stub(securedChannel, "api").nextSegmentCodes(next("coded", 20))
+                .getCodesList();
+        // 40 bits by default: the key version, 8 symbols, the check symbol.
+        assertThat(codes).hasSize(20).doesNotHaveDuplicates()
+                .allMatch(c -> c.matches("[0-9A-Z]{10}"));
+        io.idmint.grpc.v1.DecodeSegmentCodeRequest decode = io.idmint.grpc.v1
+                .DecodeSegmentCodeRequest.newBuilder().setTag("coded").setCode(codes.get(3))
+                .build();
+        io.idmint.grpc.v1.DecodeSegmentCodeResponse d = stub(securedChannel, "admin")
+                .decodeSegmentCode(decode);
+        assertThat(d.getValue()).isEqualTo(4);
+        assertThat(d.getCode()).isEqualTo(codes.get(3));
+        assertThat(d.getKeyVersion()).isEqualTo(1);
+        assertStatus(() -> stub(securedChannel, "api").decodeSegmentCode(decode),
+                Status.Code.PERMISSION_DENIED, "DecodeSegmentCode is an admin call");
+        assertStatus(() -> stub(securedChannel, "admin").decodeSegmentCode(decode.toBuilder()
+                .setCode("").build()), Status.Code.INVALID_ARGUMENT, "missing code");
+        assertStatus(() -> stub(channel).nextSegmentCodes(next("coded", 1)),
+                Status.Code.FAILED_PRECONDITION, "codes are not configured");
     }
 
     @Test

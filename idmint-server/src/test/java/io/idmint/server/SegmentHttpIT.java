@@ -44,6 +44,7 @@ class SegmentHttpIT {
     private static Server storeDown;
     private static Http http;
     private static final BlockingQueue<String> WARNINGS = new LinkedBlockingQueue<>();
+    private static final String CODES_KEY = "000102030405060708090a0b0c0d0e0f";
 
     @BeforeAll
     static void start() {
@@ -51,7 +52,8 @@ class SegmentHttpIT {
         // The first call creates the table and the tag within the fetch timeout: on a busy
         // machine a fresh H2 file can take more than the default second for that.
         autoCreating = TestServers.start(data.resolve("b"), "segment.auto-create=true",
-                "segment.step=10", "segment.fetch-timeout=10s");
+                "segment.step=10", "segment.fetch-timeout=10s", "codes.key=" + CODES_KEY,
+                "codes.segment-bits=20");
         secured = TestServers.start(data.resolve("c"), "auth.token=api",
                 "auth.admin-token=admin");
         // Nothing listens on port 1: every call to the store fails at once.
@@ -553,6 +555,52 @@ class SegmentHttpIT {
             assertThat(new ArrayList<Object>(t.keySet())).containsExactly("tag", "served",
                     "step", "remaining", "next_ready", "ranges", "fetch_failures");
         });
+    }
+
+    @Test
+    void codes_ofOneLength_decodeToTheValues_pastTheWidthOrWithoutAKeyAre503TakingNothing() {
+        Http codes = new Http(autoCreating.httpPort());
+        Http.Response r = codes.get("/api/v1/segments/ticket/codes?count=50");
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.json().get("tag")).isEqualTo("ticket");
+        List<?> list = (List<?>) r.json().get("codes");
+        // 20 bits: the key version, 4 symbols, the check symbol.
+        assertThat(list).hasSize(50).doesNotHaveDuplicates()
+                .allMatch(c -> ((String) c).matches("[0-9A-Z]{6}"));
+        long last = 0;
+        for (Object c : list) {
+            Map<String, Object> d = codes.get("/api/v1/segments/ticket/codes/" + c).json();
+            assertThat(d).containsEntry("tag", "ticket").containsEntry("code", c)
+                    .containsEntry("key_version", 1L);
+            long value = Long.parseLong((String) d.get("value"));
+            assertThat(value).isGreaterThan(last);
+            last = value;
+        }
+        String first = (String) list.get(0);
+        assertThat(codes.get("/api/v1/segments/ticket/codes/" + first.toLowerCase()).json())
+                .containsEntry("code", first).containsEntry("value", "1");
+        assertThat(codes.get("/api/v1/segments/other/codes/" + first).json().get("value"))
+                .as("another tag, another tweak").isNotEqualTo("1");
+        Http.Response bad = codes.get("/api/v1/segments/ticket/codes/1ZZZZ");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().get("type")).isEqualTo("urn:idmint:problem:malformed-code");
+        assertThat(codes.get("/api/v1/segments/ticket/codes/a/b").status()).isEqualTo(404);
+
+        assertThat(create(codes, "{\"tag\":\"wide\",\"start\":1048574,\"step\":10}")
+                .status()).isEqualTo(201);
+        assertThat(codes.get("/api/v1/segments/wide/codes?count=2").status()).isEqualTo(200);
+        Http.Response past = codes.get("/api/v1/segments/wide/codes");
+        assertThat(past.status()).isEqualTo(503);
+        assertThat(past.json().get("detail")).asString().contains("'wide'", "1048576",
+                "codes.segment-bits=20");
+
+        assertThat(create(http, "{\"tag\":\"nokey\",\"start\":7}").status()).isEqualTo(201);
+        Http.Response none = http.get("/api/v1/segments/nokey/codes?count=5");
+        assertThat(none.status()).isEqualTo(503);
+        assertThat(none.json().get("type")).isEqualTo("urn:idmint:problem:not-configured");
+        assertThat(http.get("/api/v1/segments/nokey/codes/100000").status()).isEqualTo(503);
+        assertThat(ids(http.get("/api/v1/segments/nokey/ids"))).as("nothing was taken")
+                .containsExactly(7L);
     }
 
     @Test

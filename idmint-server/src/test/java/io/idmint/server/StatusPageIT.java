@@ -73,6 +73,10 @@ class StatusPageIT {
         assertThat(SegmentHttpIT.create(http, "{\"tag\":\"paged\",\"step\":500}").status())
                 .isEqualTo(201);
         assertThat(SegmentHttpIT.ids(http.get("/api/v1/segments/paged/ids?count=7"))).hasSize(7);
+        assertThat(http.send("POST", "/api/v1/serials", java.net.http.HttpRequest.BodyPublishers
+                .ofString("{\"name\":\"paper\",\"template\":\"P-{counter:4}\"}"),
+                "Content-Type", "application/json").status()).isEqualTo(201);
+        assertThat(http.get("/api/v1/serials/paper?count=3").status()).isEqualTo(200);
 
         String dom = dumpDom("/?decode=" + IdCodec.BASE32.format(id));
 
@@ -98,6 +102,10 @@ class StatusPageIT {
                 + "<td>not yet</td><td>1</td><td>0</td></tr>");
         assertThat(dom).contains("<table id=\"segments-table\">")
                 .contains("<p class=\"detail\" id=\"segments-none\" hidden=\"\">");
+        // serial, counter, issued, dropped at period end, ranges, held (a range of 100)
+        assertThat(dom).contains("<tr><td>paper</td><td>paper~all</td><td>3</td><td>0</td>"
+                + "<td>1</td><td>97</td></tr>");
+        assertThat(dom).contains("<table id=\"serials-table\">");
     }
 
     @Test

@@ -12,7 +12,8 @@ import org.springframework.util.ClassUtils;
  */
 public final class ApplicationCodes {
 
-    private static final boolean PRESENT = ClassUtils.isPresent("io.idmint.codes.CodeCodec",
+    /** Whether idmint-codes is on the class path. */
+    static final boolean PRESENT = ClassUtils.isPresent("io.idmint.codes.CodeCodec",
             ApplicationCodes.class.getClassLoader());
 
     private ApplicationCodes() {

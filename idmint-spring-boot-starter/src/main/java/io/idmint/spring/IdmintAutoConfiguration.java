@@ -15,6 +15,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.LongFunction;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -100,13 +102,18 @@ public class IdmintAutoConfiguration {
 
     /**
      * Serials (docs/serials.md) on the segment store: numbers such as a per-day invoice number,
-     * defined once in the store and minted here.
+     * defined once in the store and minted here; with codes configured (and idmint-codes
+     * present), templates may write a counter's public code, {@code {code:BITS}}.
      */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(RangeStore.class)
-    public Serials serials(RangeStore store) {
-        return Serials.newBuilder().store(store).build();
+    public Serials serials(RangeStore store, IdmintProperties properties) {
+        Serials.Builder b = Serials.newBuilder().store(store);
+        if (ApplicationCodes.PRESENT && CodesConfiguration.configured(properties.getCodes())) {
+            b.codes(CodesConfiguration.counterCodes(properties));
+        }
+        return b.build();
     }
 
     @Bean(destroyMethod = "close")
@@ -146,10 +153,38 @@ public class IdmintAutoConfiguration {
     static class CodesConfiguration {
 
         private static final Log LOG = LogFactory.getLog(IdmintAutoConfiguration.class);
+        /** The domain of IDs' codes (CodeCodec.bits() of the default codec). */
+        private static final int ID_BITS = 63;
 
         @Bean
         @ConditionalOnMissingBean
         public CodeCodec idmintCodes(IdmintProperties properties) {
+            return codecs(properties).apply(ID_BITS, "");
+        }
+
+        /** Whether the properties configure codes: the condition of this configuration. */
+        static boolean configured(IdmintProperties.Codes c) {
+            return blankToNull(c.getKey()) != null || blankToNull(c.getKeyFile()) != null
+                    || blankToNull(c.getOldKeys()) != null
+                    || c.getDev() != null && !"false".equals(c.getDev());
+        }
+
+        /**
+         * Serials' {@code {code:BITS}}: given a serial and the bits, its counters' encoder (the
+         * serial's name as tweak), over the configured keys.
+         */
+        static BiFunction<String, Integer, LongFunction<String>> counterCodes(
+                IdmintProperties properties) {
+            BiFunction<Integer, String, CodeCodec> codecs = codecs(properties);
+            return (serial, bits) -> codecs.apply(bits, serial)::encode;
+        }
+
+        /**
+         * Codecs over the configured keys by bits and tweak ({@link CodeSettings#codecs}), the
+         * properties checked naming the bad one; with codes.dev, a random key, logged.
+         */
+        private static BiFunction<Integer, String, CodeCodec> codecs(
+                IdmintProperties properties) {
             IdmintProperties.Codes c = properties.getCodes();
             int version = IdmintSettings.read("codes.key-version", c.getKeyVersion(),
                     CodeSettings::keyVersion);
@@ -165,10 +200,10 @@ public class IdmintAutoConfiguration {
                     : IdmintSettings.readSecret("codes.old-keys", c.getOldKeys(),
                             CodeSettings::oldKeys);
             boolean dev = IdmintSettings.read("codes.dev", c.getDev(), IdmintSettings::bool);
-            CodeCodec codec;
+            BiFunction<Integer, String, CodeCodec> codecs;
             try {
-                codec = CodeSettings.codec(hex, file == null ? null : Path.of(file), version, old,
-                        dev);
+                codecs = CodeSettings.codecs(hex, file == null ? null : Path.of(file), version,
+                        old, dev);
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("idmint: " + e.getMessage(), e);
             }
@@ -178,7 +213,7 @@ public class IdmintAutoConfiguration {
                         + "process can decode them. Never use it in production: set "
                         + "idmint.codes.key or idmint.codes.key-file.");
             }
-            return codec;
+            return codecs;
         }
 
         private static String blankToNull(String s) {

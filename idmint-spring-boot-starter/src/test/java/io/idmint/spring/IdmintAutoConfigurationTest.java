@@ -113,6 +113,31 @@ class IdmintAutoConfigurationTest {
                             .template("R-{counter:5}").build());
                     assertThat(serials.serial("receipt").next()).isEqualTo("R-00001");
                     assertThat(serials.serial("receipt").next()).isEqualTo("R-00002");
+                    // No codes configured: a template with a counter's code is refused.
+                    assertThatThrownBy(() -> serials.define(io.idmint.segment.SerialDefinition
+                            .newBuilder("ticket").template("T-{code:30}").build()))
+                            .hasMessageContaining("{code:30}");
+                });
+    }
+
+    @Test
+    void serials_writeCountersPublicCodes_withTheConfiguredKey() {
+        runner().withPropertyValues("idmint.segment.store=jdbc:h2:mem:segc;DB_CLOSE_DELAY=-1",
+                "idmint.segment.fetch-timeout=30s",
+                "idmint.codes.key=000102030405060708090a0b0c0d0e0f").run(ctx -> {
+                    io.idmint.segment.Serials serials =
+                            ctx.getBean(io.idmint.segment.Serials.class);
+                    serials.define(io.idmint.segment.SerialDefinition.newBuilder("ticket")
+                            .template("T-{code:30}").build());
+                    String first = serials.serial("ticket").next();
+                    // 30 bits: the key version, 6 symbols, the check symbol.
+                    assertThat(first).matches("T-[0-9A-Z]{8}");
+                    CodeCodec codec = Codes.newBuilder()
+                            .key(1, Keys.fromHex(
+                                    "000102030405060708090a0b0c0d0e0f"))
+                            .bits(30).tweak("ticket".getBytes(StandardCharsets.UTF_8)).build();
+                    assertThat(codec.decode(first.substring(2))).isEqualTo(1);
+                    assertThat(ctx.getBean(CodeCodec.class).bits()).isEqualTo(63);
                 });
     }
 

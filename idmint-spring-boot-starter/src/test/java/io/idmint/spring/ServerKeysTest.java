@@ -43,6 +43,8 @@ class ServerKeysTest {
             Map.entry("grpc.max-waiting-calls", "serve's connections"),
             Map.entry("grpc.max-buffered", "serve's connections"),
             Map.entry("flake.worker", "the starter defines no 128-bit flake generator"),
+            Map.entry("codes.segment-bits", "serve's segment codes; an application builds a "
+                    + "codec of its width with Codes.bits"),
             Map.entry("segment.max-tags", "a bound on tags serve's callers create; an "
                     + "application names its tags in its code"),
             Map.entry("leaf.compat", "serve's Leaf-compatible HTTP paths"),

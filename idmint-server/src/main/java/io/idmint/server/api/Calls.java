@@ -313,6 +313,48 @@ public final class Calls {
         return segmentIds(s, caller, t, Count.ONE, waits);
     }
 
+    /**
+     * NextSegmentCodes ({@code GET /api/v1/segments/{tag}/codes}): segments and codes served,
+     * the tag, the count as text, the charge, then the codes of the tag's next values.
+     */
+    public CompletionStage<String[]> segmentCodes(RequestPipeline.Caller caller, String tag,
+            String count, Waits waits) {
+        SegmentService s = segments();
+        s.requireCodes();
+        Tag t = RequestPipeline.parse(() -> Tag.of(tag));
+        Count n = RequestPipeline.count(count, s.maxCount());
+        charge(caller, n);
+        return waits.run(() -> s.nextCodes(t, n));
+    }
+
+    /** As the HTTP form, the count a number and {@code fits} the transport's reply bound. */
+    public CompletionStage<String[]> segmentCodes(RequestPipeline.Caller caller, String tag,
+            boolean present, long count, LongConsumer fits, Waits waits) {
+        SegmentService s = segments();
+        s.requireCodes();
+        Tag t = RequestPipeline.parse(() -> Tag.of(tag));
+        Count n = count(present, count, s.maxCount(), fits);
+        charge(caller, n);
+        return waits.run(() -> s.nextCodes(t, n));
+    }
+
+    /**
+     * DecodeSegmentCode ({@code GET /api/v1/segments/{tag}/codes/{code}}): the value a code of
+     * the tag stands for; arithmetic only, the store is not asked.
+     */
+    public SegmentService.DecodedCode decodeSegmentCode(String tag, String code,
+            String missing) {
+        SegmentService s = segments();
+        s.requireCodes();
+        Tag t = RequestPipeline.parse(() -> Tag.of(tag));
+        RequestPipeline.required(code, missing);
+        try {
+            return s.decodeCode(t, code);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(Problem.MALFORMED_CODE, e.getMessage());
+        }
+    }
+
     private CompletionStage<long[]> segmentIds(SegmentService s, RequestPipeline.Caller caller,
             Tag tag, Count n, Waits waits) {
         charge(caller, n);

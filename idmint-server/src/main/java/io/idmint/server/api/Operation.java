@@ -21,6 +21,9 @@ public enum Operation {
     NEXT_OBJECT_IDS("NextObjectIds", true, false),
     NEXT_FLAKES("NextFlakes", true, false),
     NEXT_SEGMENT_IDS("NextSegmentIds", true, false),
+    /** Public codes of a tag's next values (docs/segments.md#public-codes). */
+    NEXT_SEGMENT_CODES("NextSegmentCodes", true, false),
+    DECODE_SEGMENT_CODE("DecodeSegmentCode", false, true),
     CREATE_SEGMENT("CreateSegment", false, true),
     LIST_SEGMENTS("ListSegments", false, true),
     /** Values of a serial (docs/serials.md): a counter's next values, written. */

@@ -1,6 +1,7 @@
 package io.idmint.server.api;
 
 import io.idmint.IdUnavailableException;
+import io.idmint.codes.CodeCodec;
 import io.idmint.segment.SegmentGenerator;
 import io.idmint.segment.SegmentStats;
 import io.idmint.segment.Segments;
@@ -17,9 +18,11 @@ import io.idmint.spi.UnknownTagException;
 import io.idmint.spi.support.Names;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
@@ -72,6 +75,10 @@ public final class SegmentService implements AutoCloseable {
     private final LongAdder refusedTags = new LongAdder();
     /** Serials (docs/serials.md) on the same store: their counters are its tags. */
     private final Serials serials;
+    private final BiFunction<Integer, String, CodeCodec> codecs;
+    private final int codeBits;
+    /** The codec of each tag whose codes were asked for: the tag is its tweak. */
+    private final Map<String, CodeCodec> tagCodecs = new ConcurrentHashMap<>();
 
     /**
      * @param store where tags are created and listed; closed with this
@@ -82,20 +89,34 @@ public final class SegmentService implements AutoCloseable {
      */
     SegmentService(RangeStore store, SegmentGenerator ids, int maxCount, long defaultStep,
             int maxTags) {
-        this(store, ids, maxCount, defaultStep, maxTags, null);
+        this(store, ids, maxCount, defaultStep, maxTags, null, 40);
     }
 
-    /** @param codes the codes of serials' counters ({@code {code:BITS}}), or null for none */
+    /**
+     * @param codecs codecs of counters by bits and tweak ({@link CodesAndFormats#counterCodecs}):
+     *     serials' {@code {code:BITS}} and segment codes; null when codes are not configured
+     * @param codeBits the width of segment codes (codes.segment-bits)
+     */
     SegmentService(RangeStore store, SegmentGenerator ids, int maxCount, long defaultStep,
-            int maxTags, java.util.function.BiFunction<String, Integer,
-                    java.util.function.LongFunction<String>> codes) {
+            int maxTags, BiFunction<Integer, String, CodeCodec> codecs, int codeBits) {
         this.store = store;
         this.ids = ids;
         this.maxCount = maxCount;
         this.defaultStep = defaultStep;
         this.maxTags = maxTags;
+        this.codecs = codecs;
+        this.codeBits = codeBits;
+        this.serials = serials(store, codecs);
+    }
+
+    /**
+     * Serials on {@code store} whose templates may write a counter's code with {@code codecs}
+     * ({@link CodesAndFormats#counterCodecs}, null for none): the server's and the CLI's.
+     */
+    public static Serials serials(RangeStore store, BiFunction<Integer, String, CodeCodec> codecs) {
         Serials.Builder b = Serials.newBuilder().store(store);
-        this.serials = (codes == null ? b : b.codes(codes)).build();
+        return (codecs == null ? b
+                : b.codes((serial, bits) -> codecs.apply(bits, serial)::encode)).build();
     }
 
     /**
@@ -132,7 +153,7 @@ public final class SegmentService implements AutoCloseable {
         }
         SegmentService service = new SegmentService(store, ids, config.get(Config.MAX_COUNT),
                 config.get(Config.SEGMENT_STEP), config.get(Config.SEGMENT_MAX_TAGS),
-                CodesAndFormats.counterCodes(config));
+                CodesAndFormats.counterCodecs(config), config.get(Config.CODES_SEGMENT_BITS));
         store.warmUp(warn);
         return service;
     }
@@ -175,6 +196,64 @@ public final class SegmentService implements AutoCloseable {
             throw storeRefused(e);
         }
         return out;
+    }
+
+    /**
+     * The public codes of {@code count} new values of {@code tag}: FF1 over {@code codeBits}
+     * bits, the tag as tweak, so every code of a tag has one length. Codes are checked to be
+     * configured before a value is taken.
+     *
+     * @throws CodesAndFormats.NotConfiguredException without a codes key, or for a value past
+     *     the width (the values taken by the call are then lost, as with any failed call)
+     */
+    public String[] nextCodes(Tag checked, Count count) {
+        CodeCodec codec = codec(checked.name());
+        long[] values = next(checked, count);
+        String[] out = new String[values.length];
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] < 0 || values[i] >>> codeBits != 0) {
+                throw new CodesAndFormats.NotConfiguredException("segment tag '"
+                        + checked.name() + "' is at " + values[i] + ", past the values below 2^"
+                        + codeBits + " that codes.segment-bits=" + codeBits + " gives codes; "
+                        + "raise codes.segment-bits (wider codes are longer: " + (2
+                        + (codeBits + 5) / 5) + " symbols or more)");
+            }
+            out[i] = codec.encode(values[i]);
+        }
+        return out;
+    }
+
+    /** What a segment code stands for. */
+    public record DecodedCode(String tag, String code, long value, int keyVersion) {}
+
+    /**
+     * The value a code of {@link #nextCodes} stands for.
+     *
+     * @throws IllegalArgumentException naming what is wrong with the code
+     * @throws CodesAndFormats.NotConfiguredException without a codes key
+     */
+    public DecodedCode decodeCode(Tag checked, String code) {
+        CodeCodec codec = codec(checked.name());
+        long value = codec.decode(code);
+        return new DecodedCode(checked.name(), CodesAndFormats.canonical(code), value,
+                codec.keyVersion(code));
+    }
+
+    /**
+     * Checks that segment codes are served, before a call is charged.
+     *
+     * @throws CodesAndFormats.NotConfiguredException without a codes key
+     */
+    public void requireCodes() {
+        if (codecs == null) {
+            throw new CodesAndFormats.NotConfiguredException(
+                    CodesAndFormats.CODES_NOT_CONFIGURED);
+        }
+    }
+
+    private CodeCodec codec(String tag) {
+        requireCodes();
+        return tagCodecs.computeIfAbsent(tag, t -> codecs.apply(codeBits, t));
     }
 
     /**
@@ -267,12 +346,8 @@ public final class SegmentService implements AutoCloseable {
         return define(serials, definition);
     }
 
-    /** As {@link #define(SerialDefinition)}, in {@code store} (the CLI's own). */
-    public static SerialDefinition define(RangeStore store, SerialDefinition definition) {
-        return define(Serials.newBuilder().store(store).build(), definition);
-    }
-
-    private static SerialDefinition define(Serials serials, SerialDefinition definition) {
+    /** As {@link #define(SerialDefinition)}, in {@code serials} (the CLI's own). */
+    public static SerialDefinition define(Serials serials, SerialDefinition definition) {
         try {
             serials.define(definition);
             return definition;

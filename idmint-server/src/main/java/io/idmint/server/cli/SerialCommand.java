@@ -5,6 +5,7 @@ import io.idmint.segment.Serials;
 import io.idmint.server.api.SegmentService;
 import io.idmint.server.config.Config;
 import io.idmint.server.json.ApiJson;
+import io.idmint.server.mint.CodesAndFormats;
 import io.idmint.spi.RangeStore;
 import java.io.PrintWriter;
 import java.util.List;
@@ -43,12 +44,17 @@ public final class SerialCommand implements Runnable {
     public static CommandLine commandLine(Invocation invocation) {
         CommandLine serial = new CommandLine(new SerialCommand());
         serial.addSubcommand(ConfigOptions.addTo(new CommandLine(new Define(invocation)),
-                Config.SEGMENT_KEYS));
+                Config.SERIAL_KEYS));
         serial.addSubcommand(ConfigOptions.addTo(new CommandLine(new Next(invocation)),
-                Config.SEGMENT_KEYS));
+                Config.SERIAL_KEYS));
         serial.addSubcommand(ConfigOptions.addTo(new CommandLine(new ListSerials(invocation)),
-                Config.SEGMENT_KEYS));
+                Config.SERIAL_KEYS));
         return serial;
+    }
+
+    /** Serials on {@code store}, writing counters' codes with the configured keys. */
+    private static Serials serials(RangeStore store, Config config) {
+        return SegmentService.serials(store, CodesAndFormats.counterCodecs(config));
     }
 
     @Command(name = "define", mixinStandardHelpOptions = true, sortOptions = false,
@@ -101,7 +107,7 @@ public final class SerialCommand implements Runnable {
             SerialDefinition d = SegmentService.serialDefinition(name, period, zone, template,
                     first, maxRate, step);
             try (RangeStore store = SegmentCommand.open(config, null)) {
-                SegmentService.define(store, d);
+                SegmentService.define(serials(store, config), d);
             }
             spec.commandLine().getErr().println("idmint: defined serial '" + d.name() + "': "
                     + d.toString().substring(d.name().length() + 2));
@@ -138,8 +144,7 @@ public final class SerialCommand implements Runnable {
             Config config = ConfigOptions.load(spec, invocation.env());
             String[] values;
             try (RangeStore store = SegmentCommand.open(config, null)) {
-                values = SegmentService.nextSerials(Serials.newBuilder().store(store).build(),
-                        name, (int) count);
+                values = SegmentService.nextSerials(serials(store, config), name, (int) count);
             }
             PrintWriter out = spec.commandLine().getOut();
             for (String v : values) {

@@ -238,6 +238,9 @@ public final class Config {
     public static final Key<Boolean> CODES_DEV = key("codes.dev", "false", "BOOL",
             "development only: a random codes key each start, so codes change on restart",
             ConfigValues::bool);
+    public static final Key<Integer> CODES_SEGMENT_BITS = key("codes.segment-bits", "40", "BITS",
+            "the width of segment values' public codes, 20 to 63: codes of 2 + ceil(BITS/5) "
+                    + "symbols for values below 2^BITS", ConfigValues.integer(20, 63));
     public static final Key<Long> FLAKE_WORKER = key("flake.worker", null, "N|MAC",
             "worker of 128-bit flakes: 0 to 2^48-1 or a MAC address (aa:bb:cc:dd:ee:ff), "
                     + "unique per process", ConfigValues::flakeWorker);
@@ -291,6 +294,10 @@ public final class Config {
     /** The keys {@code idmint segment} reads: where the store is and the step of new tags. */
     public static final List<Key<?>> SEGMENT_KEYS = List.of(SEGMENT_STORE, DATA_DIR, SEGMENT_STEP);
 
+    /** The keys {@code idmint serial} reads: the store's and the codes' ({@code {code:BITS}}). */
+    public static final List<Key<?>> SERIAL_KEYS = List.of(SEGMENT_STORE, DATA_DIR, SEGMENT_STEP,
+            CODES_KEY, CODES_KEY_FILE, CODES_KEY_VERSION, CODES_OLD_KEYS, CODES_DEV);
+
     /** The keys a command that mints IDs reads. */
     public static final List<Key<?>> MINT_KEYS =
             List.of(LAYOUT, DATACENTER, DATACENTER_NAME, WORKER,
@@ -317,7 +324,7 @@ public final class Config {
             HTTP_MAX_CONNECTIONS, GRPC_MAX_CONNECTIONS, GRPC_MAX_CALLS_PER_CONNECTION,
             GRPC_MAX_WAITING_CALLS, GRPC_MAX_BUFFERED, SEGMENT_STORE, SEGMENT_STEP,
             SEGMENT_MIN_STEP, SEGMENT_MAX_STEP, SEGMENT_TARGET_DURATION, SEGMENT_FETCH_TIMEOUT,
-            SEGMENT_MAX_TAGS, SEGMENT_AUTO_CREATE,
+            SEGMENT_MAX_TAGS, SEGMENT_AUTO_CREATE, CODES_SEGMENT_BITS,
             SEGMENT_ORDER, LEAF_COMPAT, LOG_FORMAT, LOG_LEVEL, LOG_ACCESS))
             .toList();
 

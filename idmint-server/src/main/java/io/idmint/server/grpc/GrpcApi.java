@@ -16,6 +16,8 @@ import io.idmint.grpc.v1.CreateSegmentRequest;
 import io.idmint.grpc.v1.DecodeCodeRequest;
 import io.idmint.grpc.v1.DecodeRequest;
 import io.idmint.grpc.v1.DecodeResponse;
+import io.idmint.grpc.v1.DecodeSegmentCodeRequest;
+import io.idmint.grpc.v1.DecodeSegmentCodeResponse;
 import io.idmint.grpc.v1.IdServiceGrpc;
 import io.idmint.grpc.v1.ListSegmentsRequest;
 import io.idmint.grpc.v1.ListSegmentsResponse;
@@ -115,6 +117,8 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
             "and call again for more");
     private static final LongConsumer NEXT_SEGMENT_IDS_FIT = fits(ID_BYTES, "NextSegmentIds",
             "and call again for more");
+    private static final LongConsumer NEXT_SEGMENT_CODES_FIT = fits(2 + CodeCodec.LENGTH,
+            "NextSegmentCodes", "and call again for more");
 
     private final Calls ops;
     private final RequestPipeline pipeline;
@@ -292,6 +296,26 @@ public final class GrpcApi extends IdServiceGrpc.IdServiceImplBase {
         awaited(out, () -> ops.segmentIds(GrpcCallers.current(), request.getTag(),
                 request.hasCount(), request.getCount(), NEXT_SEGMENT_IDS_FIT, Waits.IN_PLACE)
                 .thenApply(ids -> new GrpcIdBatch(ids, ids.length)));
+    }
+
+    @Override
+    public void nextSegmentCodes(NextSegmentIdsRequest request,
+            StreamObserver<NextCodesResponse> out) {
+        awaited(out, () -> ops.segmentCodes(GrpcCallers.current(), request.getTag(),
+                request.hasCount(), request.getCount(), NEXT_SEGMENT_CODES_FIT, Waits.IN_PLACE)
+                .thenApply(codes -> NextCodesResponse.newBuilder()
+                        .addAllCodes(Arrays.asList(codes)).build()));
+    }
+
+    @Override
+    public void decodeSegmentCode(DecodeSegmentCodeRequest request,
+            StreamObserver<DecodeSegmentCodeResponse> out) {
+        unary(out, () -> {
+            SegmentService.DecodedCode d = ops.decodeSegmentCode(request.getTag(),
+                    request.getCode(), "missing code: set DecodeSegmentCodeRequest.code");
+            return DecodeSegmentCodeResponse.newBuilder().setTag(d.tag()).setCode(d.code())
+                    .setValue(d.value()).setKeyVersion(d.keyVersion()).build();
+        });
     }
 
     @Override

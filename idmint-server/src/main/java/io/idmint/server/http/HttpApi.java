@@ -278,7 +278,8 @@ public final class HttpApi extends VerticleBase {
         RequestPipeline.Caller caller = caller(req);
         pipeline.authorise(caller, route.operation(method), route.label());
         return switch (route) {
-            case SEGMENTS, SEGMENT_IDS, LEAF_SEGMENT, SERIALS, SERIAL_VALUES ->
+            case SEGMENTS, SEGMENT_IDS, SEGMENT_CODES, SEGMENT_CODE_PARTS, LEAF_SEGMENT, SERIALS,
+                    SERIAL_VALUES ->
                     segments.serve(route, req, caller);
             default -> ids.serve(route, req, caller);
         };

@@ -4,6 +4,7 @@ import io.idmint.GeneratorStatus;
 import io.idmint.Layout;
 import io.idmint.TimeSource;
 import io.idmint.segment.SegmentStats;
+import io.idmint.segment.SerialStats;
 import io.idmint.server.api.ApiException;
 import io.idmint.server.api.IdService;
 import io.idmint.server.api.NodeInfo;
@@ -164,8 +165,9 @@ final class OpsEndpoints {
      * {@code GET /api/v1/status}: what the status page shows. {@code ids_issued} and
      * {@code refused} (calls refused, {@link Metrics#refusedTotal()}) count every transport since
      * start; the page derives their rates from two polls and {@code now_ms}, and charts them.
-     * {@code segments} holds the counters of each segment tag served since start; with
-     * authentication on, only for a request with the admin token (else it is empty).
+     * {@code segments} holds the counters of each segment tag served since start, and
+     * {@code serials} those of each serial; with authentication on, only for a request with the
+     * admin token (else they are empty).
      */
     private String status(boolean tags) {
         GeneratorStatus s = service.status();
@@ -193,6 +195,7 @@ final class OpsEndpoints {
                 .add("max_count", service.maxCount())
                 .add("now_ms", now)
                 .addRaw("segments", tags ? segments() : "[]")
+                .addRaw("serials", tags ? serials() : "[]")
                 .toString();
     }
 
@@ -210,6 +213,22 @@ final class OpsEndpoints {
                     .add("remaining", t.remaining())
                     .addRaw("next_ready", Boolean.toString(t.nextReady()))
                     .add("ranges", t.ranges()).add("fetch_failures", t.fetchFailures()));
+        }
+        return sb.append(']').toString();
+    }
+
+    /**
+     * {@code [{"serial":…,"counter":…,"issued":…,"dropped":…,"ranges":…,"held":…},…]}: the
+     * counter is the current period's tag ({@code invoice~2026-11-28}), null before the first
+     * value.
+     */
+    private String serials() {
+        StringBuilder sb = new StringBuilder("[");
+        for (SerialStats t : segments.serialStats()) {
+            sb.append(sb.length() > 1 ? "," : "").append(new Json().add("serial", t.serial())
+                    .add("counter", t.tag()).add("issued", t.issued())
+                    .add("dropped", t.dropped()).add("ranges", t.ranges())
+                    .add("held", t.buffered()));
         }
         return sb.append(']').toString();
     }

@@ -24,6 +24,8 @@ public enum Route {
     /** GET lists the segment tags, POST creates one ({@link Operation#CREATE_SEGMENT}). */
     SEGMENTS("/api/v1/segments", Operation.LIST_SEGMENTS),
     SEGMENT_IDS("/api/v1/segments/{tag}/ids", Operation.NEXT_SEGMENT_IDS),
+    SEGMENT_CODES("/api/v1/segments/{tag}/codes", Operation.NEXT_SEGMENT_CODES),
+    SEGMENT_CODE_PARTS("/api/v1/segments/{tag}/codes/{code}", Operation.DECODE_SEGMENT_CODE),
     /** GET lists the serials, POST defines one ({@link Operation#DEFINE_SERIAL}). */
     SERIALS("/api/v1/serials", Operation.LIST_SERIALS),
     SERIAL_VALUES("/api/v1/serials/{name}", Operation.NEXT_SERIALS),
@@ -50,6 +52,7 @@ public enum Route {
     static final String SEGMENTS_PREFIX = "/api/v1/segments/";
     static final String SERIALS_PREFIX = "/api/v1/serials/";
     static final String SEGMENT_IDS_SUFFIX = "/ids";
+    static final String SEGMENT_CODES_PART = "/codes";
     static final String LEAF_SEGMENT_PREFIX = "/api/segment/get/";
     static final String LEAF_SNOWFLAKE_PREFIX = "/api/snowflake/get/";
 
@@ -158,10 +161,8 @@ public enum Route {
                 if (below(path, SERIALS_PREFIX)) {
                     return SERIAL_VALUES;
                 }
-                if (path.startsWith(SEGMENTS_PREFIX) && path.endsWith(SEGMENT_IDS_SUFFIX)
-                        && path.indexOf('/', SEGMENTS_PREFIX.length())
-                                == path.length() - SEGMENT_IDS_SUFFIX.length()) {
-                    return SEGMENT_IDS;
+                if (path.startsWith(SEGMENTS_PREFIX)) {
+                    return segmentRoute(path);
                 }
                 // Leaf's paths need a key, as Spring's {key} does.
                 if (below(path, LEAF_SEGMENT_PREFIX)
@@ -179,9 +180,36 @@ public enum Route {
         return path.startsWith(prefix) && path.indexOf('/', prefix.length()) < 0;
     }
 
-    /** The raw (still percent-encoded) tag of a {@link #SEGMENT_IDS} path. */
+    /**
+     * {@code /api/v1/segments/{tag}/ids}, {@code …/{tag}/codes} or {@code …/{tag}/codes/{code}};
+     * anything else below the prefix matches nothing.
+     */
+    private static Route segmentRoute(String path) {
+        int slash = path.indexOf('/', SEGMENTS_PREFIX.length());
+        if (slash < 0) {
+            return UNMATCHED;
+        }
+        String rest = path.substring(slash);
+        if (rest.equals(SEGMENT_IDS_SUFFIX)) {
+            return SEGMENT_IDS;
+        }
+        if (rest.equals(SEGMENT_CODES_PART)) {
+            return SEGMENT_CODES;
+        }
+        return rest.startsWith(SEGMENT_CODES_PART + "/")
+                && rest.indexOf('/', SEGMENT_CODES_PART.length() + 1) < 0 ? SEGMENT_CODE_PARTS
+                : UNMATCHED;
+    }
+
+    /** The raw (still percent-encoded) tag of a segment path ({@link #segmentRoute}). */
     static String segmentTag(String path) {
-        return path.substring(SEGMENTS_PREFIX.length(), path.length()
-                - SEGMENT_IDS_SUFFIX.length());
+        return path.substring(SEGMENTS_PREFIX.length(), path.indexOf('/',
+                SEGMENTS_PREFIX.length()));
+    }
+
+    /** The raw code of a {@link #SEGMENT_CODE_PARTS} path. */
+    static String segmentCode(String path) {
+        return path.substring(path.indexOf(SEGMENT_CODES_PART + "/", SEGMENTS_PREFIX.length())
+                + SEGMENT_CODES_PART.length() + 1);
     }
 }

@@ -5,6 +5,7 @@ import io.idmint.server.api.ApiException;
 import io.idmint.server.api.Calls;
 import io.idmint.server.api.Problem;
 import io.idmint.server.api.RequestPipeline;
+import io.idmint.server.api.SegmentService;
 import io.idmint.server.json.ApiJson;
 import io.idmint.server.json.Json;
 import io.idmint.server.json.JsonBytes;
@@ -80,6 +81,23 @@ final class SegmentEndpoints {
                     "count"), WorkerWaits.INSTANCE))
                     .map(values -> Responses.json(res, 200, new Json().add("serial", name)
                             .addRaw("values", stringArray(values)).toString()));
+        }
+        if (route == Route.SEGMENT_CODES) {
+            String tag = Query.decodePath(Route.segmentTag(req.path()));
+            return Responses.awaited(calls.segmentCodes(caller, tag, Query.param(req.query(),
+                    "count"), WorkerWaits.INSTANCE))
+                    .map(codes -> Responses.json(res, 200, new Json().add("tag", tag)
+                            .addRaw("codes", stringArray(codes)).toString()));
+        }
+        if (route == Route.SEGMENT_CODE_PARTS) {
+            Query.none(req.query());
+            SegmentService.DecodedCode d = calls.decodeSegmentCode(
+                    Query.decodePath(Route.segmentTag(req.path())),
+                    Query.decodePath(Route.segmentCode(req.path())),
+                    "missing code: the path must end in /api/v1/segments/{tag}/codes/{code}");
+            return Responses.sent(Responses.json(res, 200, new Json().add("tag", d.tag())
+                    .add("code", d.code()).add("value", Long.toString(d.value()))
+                    .add("key_version", d.keyVersion()).toString()));
         }
         String tag;
         String count;

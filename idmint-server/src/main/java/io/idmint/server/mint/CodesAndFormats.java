@@ -79,19 +79,18 @@ public final class CodesAndFormats {
     }
 
     /**
-     * Codecs of counters over the configured keys, for serials that write {@code {code:BITS}}:
-     * given a serial and the bits, its counters' encoder (the serial's name as FF1 tweak); null
-     * when codes are not configured. A dev key (codes.dev) is made once for all of them.
+     * Codecs of counters over the configured keys: given the bits and a tweak (a serial's or a
+     * segment tag's name), a codec of that domain ({@link CodeSettings#codecs}); null when codes
+     * are not configured. A dev key (codes.dev) is made once for all of them.
      *
      * @throws IllegalArgumentException as {@link #codec}
      */
-    public static java.util.function.BiFunction<String, Integer,
-            java.util.function.LongFunction<String>> counterCodes(Config config) {
-        java.util.function.BiFunction<Integer, String, CodeCodec> codecs = CodeSettings.codecs(
-                config.get(Config.CODES_KEY), config.get(Config.CODES_KEY_FILE),
-                config.get(Config.CODES_KEY_VERSION), config.get(Config.CODES_OLD_KEYS),
+    public static java.util.function.BiFunction<Integer, String, CodeCodec> counterCodecs(
+            Config config) {
+        return CodeSettings.codecs(config.get(Config.CODES_KEY),
+                config.get(Config.CODES_KEY_FILE), config.get(Config.CODES_KEY_VERSION),
+                config.get(Config.CODES_OLD_KEYS),
                 Boolean.TRUE.equals(config.get(Config.CODES_DEV)));
-        return codecs == null ? null : (serial, bits) -> codecs.apply(bits, serial)::encode;
     }
 
     /**
@@ -181,7 +180,7 @@ public final class CodesAndFormats {
      * A code as the encoder writes it: separators dropped, upper case, {@code O} as 0 and
      * {@code I}/{@code L} as 1 (call only on codes that decoded).
      */
-    static String canonical(String code) {
+    public static String canonical(String code) {
         StringBuilder sb = new StringBuilder(CodeCodec.LENGTH);
         for (int i = 0; i < code.length(); i++) {
             char c = Character.toUpperCase(code.charAt(i));

@@ -68,4 +68,31 @@ class SerialCommandTest {
         assertThat(count.exitCode()).isEqualTo(2);
         assertThat(count.err()).contains("-n must be from 1 to 1000000, got 0");
     }
+
+    @Test
+    void countersCodes_needTheCodesKey_andDecodeWithIt() {
+        String key = "000102030405060708090a0b0c0d0e0f";
+        Map<String, String> keyed = Map.of(Config.DATA_DIR.envVar(), data.toString(),
+                Config.CODES_KEY.envVar(), key);
+        Cli.Result refused = run("serial", "define", "ticket", "--template", "T-{code:30}");
+        Cli.Result listed = run("serial", "list");
+        Cli.Result defined = Cli.run(keyed, "serial", "define", "ticket", "--template",
+                "T-{code:30}");
+        Cli.Result unkeyed = run("serial", "next", "ticket");
+        Cli.Result next = Cli.run(keyed, "serial", "next", "ticket", "-n", "2");
+
+        assertThat(refused.exitCode()).isNotZero();
+        assertThat(refused.err()).contains("codes");
+        assertThat(listed.out()).as("nothing was defined").isBlank();
+        assertThat(defined.exitCode()).as(defined.err()).isZero();
+        assertThat(unkeyed.exitCode()).isNotZero();
+        assertThat(unkeyed.err()).contains("codes");
+        assertThat(next.exitCode()).as(next.err()).isZero();
+        io.idmint.codes.CodeCodec codec = io.idmint.codes.Codes.newBuilder()
+                .key(1, io.idmint.codes.Keys.fromHex(key)).bits(30)
+                .tweak("ticket".getBytes(java.nio.charset.StandardCharsets.UTF_8)).build();
+        assertThat(next.lines()).hasSize(2).allMatch(v -> v.matches("T-[0-9A-Z]{8}"));
+        assertThat(codec.decode(next.lines().get(0).substring(2))).isEqualTo(1);
+        assertThat(codec.decode(next.lines().get(1).substring(2))).isEqualTo(2);
+    }
 }
