@@ -1,4 +1,4 @@
-// Package idmint is a client of idmint servers (https://github.com/idmint) over HTTP/1.1
+// Package idmint is a client of idmint servers (idmint serve) over HTTP/1.1
 // with keep-alive, standard library only.
 //
 // NextID takes an ID from a local buffer that one background goroutine keeps filled from one
