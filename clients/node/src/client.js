@@ -309,10 +309,17 @@ export class IdClient {
     }
   }
 
-  /** One timer for the oldest waiting caller's deadline. @private */
+  /**
+   * One timer for the oldest waiting caller's deadline. It acts after the event loop's next
+   * poll: when a long synchronous task held the loop, IDs that arrived meanwhile are served first.
+   * @private
+   */
   _armWaitTimer() {
     const w = this._waiters[this._waitHead];
-    this._waitTimer = setTimeout(() => this._expire(), Math.max(0, Math.ceil(w.until - now())));
+    const timer = setTimeout(() => setImmediate(() => {
+      if (this._waitTimer === timer) this._expire();
+    }), Math.max(0, Math.ceil(w.until - now())));
+    this._waitTimer = timer;
   }
 
   /** @private */

@@ -88,12 +88,21 @@ function once(ep, path, accept, timeoutMs, token, aligned, signal, reportedMs = 
     });
     let settled = false;
     let answered = false;
-    const timer = setTimeout(() => {
+    // The clock starts when the request has its socket (the agent hands it over on a later
+    // tick, which a caller's long synchronous task can delay), and the timeout acts after the
+    // event loop's next poll, so that an answer that came while such a task held the loop is
+    // read, not taken for silence.
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer;
+    req.once('socket', () => {
       if (settled) return;
-      settled = true;
-      reject(new TransportError(`timeout: no answer within ${Math.round(reportedMs)} ms`));
-      req.destroy(); // the socket too: a silent server's connection is never reused
-    }, timeoutMs);
+      timer = setTimeout(() => setImmediate(() => {
+        if (settled) return;
+        settled = true;
+        reject(new TransportError(`timeout: no answer within ${Math.round(reportedMs)} ms`));
+        req.destroy(); // the socket too: a silent server's connection is never reused
+      }), timeoutMs);
+    });
     const fail = (/** @type {any} */ e) => {
       if (settled) return;
       settled = true;
