@@ -1,0 +1,3 @@
+module idmint.io/client-go
+
+go 1.19
