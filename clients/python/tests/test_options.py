@@ -45,11 +45,13 @@ class OptionsTest(unittest.TestCase):
         self.refused("segment_batch must be 1 to 10000 IDs: 10001", segment_batch=10_001)
         self.refused("max_batch must be 1 to 10000 IDs: 0", max_batch=0)
         self.refused("max_batch must be 1 to 10000 IDs: 10001", max_batch=10_001)
-        self.refused("deadline must be positive and finite: 0", deadline=0)
-        self.refused("deadline must be positive and finite: -1.5", deadline=-1.5)
-        self.refused("deadline must be positive and finite: nan", deadline=float("nan"))
-        self.refused("deadline must be positive and finite: inf", deadline=float("inf"))
-        self.refused("call_timeout must be positive and finite: datetime.timedelta(0)",
+        self.refused("deadline must be positive and finite: 0 s", deadline=0)
+        self.refused("deadline must be positive and finite: -1.5 s", deadline=-1.5)
+        self.refused("deadline must be positive and finite: nan s", deadline=float("nan"))
+        self.refused("deadline must be positive and finite: inf s", deadline=float("inf"))
+        self.refused("deadline must be positive and finite: -5 ms",
+                     deadline=timedelta(milliseconds=-5))
+        self.refused("call_timeout must be positive and finite: 0 ms",
                      call_timeout=timedelta(0))
         self.refused("token must not be blank", token=" ")
         self.refused("token must not contain line breaks", token="a\r\nX-Evil: 1")

@@ -350,7 +350,10 @@ class IdClient:
         """
         if isinstance(endpoints, str):
             endpoints = [endpoints]
-        if endpoints is None or not isinstance(endpoints, Sequence) or len(endpoints) == 0:
+        if endpoints is not None and not isinstance(endpoints, Sequence):
+            raise TypeError("endpoints must be a list of addresses such as 'h1:8080': %r"
+                            % (endpoints,))
+        if endpoints is None or len(endpoints) == 0:
             raise ValueError("at least one endpoint is needed: %r" % (endpoints,))
         buffer_size = _int_in("buffer_size", buffer_size, 1000, 1 << 24, "IDs")
         segment_batch = _int_in("segment_batch", segment_batch, 1, 10_000, "IDs")
@@ -643,10 +646,12 @@ def _int_in(name: str, value: object, low: int, high: int, unit: str) -> int:
 def _seconds(name: str, value: object) -> float:
     if isinstance(value, timedelta):
         seconds = value.total_seconds()
+        shown = "%g ms" % (seconds * 1000)
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         seconds = float(value)
+        shown = "%r s" % (value,)
     else:
         raise TypeError("%s must be seconds (a number) or a timedelta: %r" % (name, value))
     if not math.isfinite(seconds) or seconds <= 0:
-        raise ValueError("%s must be positive and finite: %r" % (name, value))
+        raise ValueError("%s must be positive and finite: %s" % (name, shown))
     return seconds
