@@ -156,7 +156,7 @@ class IdClientFailoverIT {
     }
 
     /** Every worker a node held: the one its banner named and any it took later. */
-    private static Set<Integer> heldWorkers(List<Node> nodes) {
+    static Set<Integer> heldWorkers(List<Node> nodes) {
         Set<Integer> held = new HashSet<>();
         for (Node n : nodes) {
             held.add(n.bannerWorker);
