@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IdClientFailoverIT {
 
-    private static final Layout LAYOUT = Layout.parse("time=41,worker=4,sequence=12");
+    static final Layout LAYOUT = Layout.parse("time=41,worker=4,sequence=12");
     private static final Pattern HOLDING = Pattern.compile("holding worker (\\d+) ");
     private static final int THREADS = 4;
     private static final int PER_THREAD = 500_000;
@@ -68,14 +68,7 @@ class IdClientFailoverIT {
         long start = System.currentTimeMillis();
         etcd = EtcdCluster.single();
         procs = new IdmintProcesses(tmp);
-        List<String> args = new ArrayList<>(List.of("--registry", "etcd://" + etcd.endpoints()
-                + "/idmint-it?timeout=1s", "--namespace", "client", "--layout", LAYOUT.spec()));
-        args.addAll(RegistryFaultIT.SHORT);
-        List<Node> nodes = procs.serveAll(Map.of(), List.of("a", "b", "c"),
-                args.toArray(String[]::new));
-        for (Node n : nodes) {
-            n.awaitReady(Duration.ofSeconds(30));
-        }
+        List<Node> nodes = serveThree(procs, etcd);
         Node a = nodes.get(0);
         Node b = nodes.get(1);
         Node c = nodes.get(2);
@@ -119,7 +112,7 @@ class IdClientFailoverIT {
             assertThat(stats.failovers()).as(procs.describe("failovers: A killed, B stopped, "
                     + "C killed " + stats)).isGreaterThanOrEqualTo(3);
             assertThat(stats.orderingResets()).as(procs.describe(stats.toString())).isZero();
-            check(perThread, heldWorkers(nodes), start);
+            checkUniqueAndHeld(perThread, heldWorkers(nodes), start, procs);
             assertThat(b.stderr()).as(procs.describe("B lost its lease while stopped"))
                     .contains("-> LOST");
             Set<Integer> heldByB = heldWorkers(List.of(b));
@@ -168,18 +161,39 @@ class IdClientFailoverIT {
         return held;
     }
 
-    private void check(List<long[]> perThread, Set<Integer> held, long start) {
-        long[] all = new long[THREADS * PER_THREAD];
-        int k = 0;
-        for (long[] ids : perThread) {
-            for (int i = 0; i < ids.length; i++) {
-                if (i > 0 && ids[i] <= ids[i - 1]) {
-                    throw new AssertionError("a thread's IDs went back at " + i + ": "
+    /**
+     * Three {@code serve} processes, a, b and c, on {@code etcd} with short leases
+     * ({@link RegistryFaultIT#SHORT}) and segments in etcd too, each ready: the fleet of the
+     * failover tests of every client (ClientsIT's too).
+     */
+    static List<Node> serveThree(IdmintProcesses procs, EtcdCluster etcd) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--registry", "etcd://" + etcd.endpoints()
+                + "/idmint-it?timeout=1s", "--namespace", "client", "--layout", LAYOUT.spec(),
+                "--segment-store", "etcd://" + etcd.endpoints() + "/idmint-segments"));
+        args.addAll(RegistryFaultIT.SHORT);
+        List<Node> nodes = procs.serveAll(Map.of(), List.of("a", "b", "c"),
+                args.toArray(String[]::new));
+        for (Node n : nodes) {
+            n.awaitReady(Duration.ofSeconds(30));
+        }
+        return nodes;
+    }
+
+    /**
+     * Each caller's IDs increase; no ID comes twice among all; each decodes (in {@link #LAYOUT})
+     * to a worker of {@code held} and a time since {@code start}.
+     */
+    static void checkUniqueAndHeld(List<long[]> perCaller, Set<Integer> held, long start,
+            IdmintProcesses procs) {
+        for (long[] ids : perCaller) {
+            for (int i = 1; i < ids.length; i++) {
+                if (Long.compareUnsigned(ids[i], ids[i - 1]) <= 0) {
+                    throw new AssertionError("a caller's IDs went back at " + i + ": "
                             + ids[i - 1] + " then " + ids[i]);
                 }
-                all[k++] = ids[i];
             }
         }
+        long[] all = perCaller.stream().flatMapToLong(Arrays::stream).toArray();
         Arrays.sort(all);
         long end = System.currentTimeMillis();
         for (int i = 0; i < all.length; i++) {
