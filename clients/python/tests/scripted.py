@@ -141,6 +141,39 @@ class Silent:
             c.close()
 
 
+class Trickle(Silent):
+    """Reads a request and answers 200 with IDs, but a byte at a time, one every ``gap``
+    seconds: a server that is not silent and still never finishes an answer in time."""
+
+    def __init__(self, gap: float) -> None:
+        self.gap = gap
+        super().__init__()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+
+    def _answer(self, conn: socket.socket) -> None:
+        body = struct.pack(">q", 1) * 100
+        head = ("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
+                % (ID64, len(body))).encode()
+        try:
+            conn.recv(65536)
+            conn.sendall(head)
+            for i in range(len(body)):
+                if self.closed:
+                    return
+                conn.sendall(body[i:i + 1])
+                threading.Event().wait(self.gap)
+        except OSError:
+            return
+
+
 TLS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tls")
 
 

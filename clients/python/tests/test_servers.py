@@ -85,6 +85,19 @@ class FailoverTest(ServerTestCase):
         self.assertLess(took, 0.6)
         self.assertEqual(ids.stats().failovers, 1)
 
+    def test_a_server_that_trickles_its_answer_is_left_within_call_timeout(self) -> None:
+        trickle = scripted.Trickle(0.02)
+        self.closers.append(trickle.close)
+        b = self.server(IdSource(42))
+        ids = self.client([trickle.address, b.address], call_timeout=0.3)
+        started = time.monotonic()
+        self.assertEqual(ids.next_id(), 42)
+        took = time.monotonic() - started
+        # 800 bytes at one per 20 ms would take 16 s; each read alone stays within 20 ms.
+        self.assertGreaterEqual(took, 0.29)
+        self.assertLess(took, 1.0)
+        self.assertEqual(ids.stats().failovers, 1)
+
     def test_the_deadline_error_lists_every_endpoints_failure(self) -> None:
         a = self.server(lambda r: NOT_READY)
         silent, last = self.silent(), self.silent()

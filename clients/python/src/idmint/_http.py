@@ -14,6 +14,7 @@ import json
 import socket
 import ssl
 import threading
+import time
 from typing import Dict, List, Optional, Set, Tuple, Union
 
 from ._endpoints import Endpoint, retry_after_seconds
@@ -98,6 +99,34 @@ def describe(e: BaseException, timeout: float) -> str:
     return "error: %s: %s" % (type(e).__name__, _short(str(e)))
 
 
+def _left(conn: Optional[_Conn], end: float) -> float:
+    """The time left until ``end``, set as the socket's timeout for the next wait.
+
+    :raises socket.timeout: when none is left
+    """
+    left = end - time.monotonic()
+    if left <= 0:
+        raise socket.timeout("the call timeout passed")
+    if conn is not None and conn.sock is not None:
+        conn.sock.settimeout(left)
+    return left
+
+
+def _read(conn: _Conn, resp: http.client.HTTPResponse, end: float) -> bytes:
+    """The whole body by ``end``: one receive at a time, each allowed only the time left."""
+    chunks: List[bytes] = []
+    while resp.length is None or resp.length > 0:
+        _left(conn, end)
+        chunk = resp.read1(1 << 16)
+        if not chunk:
+            if resp.length:
+                raise http.client.IncompleteRead(b"".join(chunks), resp.length)
+            break
+        chunks.append(chunk)
+    chunks.append(resp.read())  # nothing left: ends the response, so the connection is reusable
+    return b"".join(chunks)
+
+
 class Transport:
     """Keep-alive connections to the endpoints, shared by the refill, segments and serials.
 
@@ -124,22 +153,25 @@ class Transport:
             timeout: float) -> Tuple[int, http.client.HTTPResponse, bytes]:
         """``GET path`` from ``e``: the status, the response (for headers) and its body.
 
-        ``timeout`` bounds connecting and every wait for bytes of the answer.
+        ``timeout`` bounds the whole call, from connecting to the last byte of the answer: a
+        server that trickles its answer is left as one that is silent.
 
         :raises CallFailed: when no complete response came (any status is a response)
         :raises ClientClosed: when the transport is closed
         """
         headers = self._headers[accept]
+        end = time.monotonic() + timeout
         for attempt in (0, 1):
             conn, reused = self._checkout(e, timeout)
             try:
+                conn.timeout = _left(None, end)
                 sock = conn.sock
-                if sock is not None and sock.gettimeout() != timeout:
-                    sock.settimeout(timeout)
-                conn.timeout = timeout
+                if sock is not None:
+                    sock.settimeout(conn.timeout)
                 conn.request("GET", path, headers=headers)
+                _left(conn, end)
                 resp = conn.getresponse()
-                body = resp.read()
+                body = _read(conn, resp, end)
             except BaseException as x:
                 self._discard(conn)
                 if self._closed:

@@ -296,6 +296,25 @@ class ClientsIT {
 
     @ParameterizedTest
     @EnumSource(Lang.class)
+    void aServerThatTricklesItsAnswerIsLeftWithinTheCallTimeout(Lang lang) throws Exception {
+        Silent trickle = opened(new Silent(true));
+        Scripted good = scripted(ids(new AtomicLong(1L << 41)));
+        ClientDriver d = driver(lang);
+        d.ok(connect(List.of(trickle.endpoint(), good.endpoint()), "deadlineMs", 10_000,
+                "callTimeoutMs", 400));
+
+        long begun = System.nanoTime();
+        long[] ids = longs(d.ok(op("next", "count", 10)), "ids");
+
+        // 800 bytes at one per 20 ms would take 16 s; no wait for a byte is longer than 20 ms.
+        assertThat(Duration.ofNanos(System.nanoTime() - begun)).as(d.describe("left in time"))
+                .isLessThan(TestTime.scaled(Duration.ofSeconds(3)));
+        assertThat(ids[0]).isGreaterThanOrEqualTo(1L << 41);
+        assertThat(trickle.accepted.get()).as("the trickling server was asked").isPositive();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Lang.class)
     void idsStayIncreasingAcrossAFailoverToAServerWhoseIdsAreLower(Lang lang)
             throws Exception {
         AtomicLong high = new AtomicLong(10_000_000);
@@ -561,25 +580,57 @@ class ClientsIT {
         }
     }
 
-    /** Accepts connections and never answers: a stopped process, as a client sees one. */
+    /**
+     * Accepts connections and never answers: a stopped process, as a client sees one. Or, made
+     * to trickle, answers 200 with 100 IDs, but a byte every 20 ms: never silent for long, and
+     * never done in time.
+     */
     private static final class Silent implements AutoCloseable {
         final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         final AtomicLong accepted = new AtomicLong();
         final List<Socket> held = new CopyOnWriteArrayList<>();
-        final Thread acceptor = new Thread(() -> {
-            while (!socket.isClosed()) {
-                try {
-                    held.add(socket.accept());
-                    accepted.incrementAndGet();
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        }, "silent-server");
+        final Thread acceptor;
 
         Silent() throws IOException {
+            this(false);
+        }
+
+        Silent(boolean trickle) throws IOException {
+            acceptor = new Thread(() -> {
+                while (!socket.isClosed()) {
+                    try {
+                        Socket s = socket.accept();
+                        held.add(s);
+                        accepted.incrementAndGet();
+                        if (trickle) {
+                            Thread t = new Thread(() -> trickle(s), "trickle");
+                            t.setDaemon(true);
+                            t.start();
+                        }
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }, "silent-server");
             acceptor.setDaemon(true);
             acceptor.start();
+        }
+
+        private static void trickle(Socket s) {
+            try {
+                s.getInputStream().read(new byte[8192]);
+                byte[] body = new byte[100 * Long.BYTES];
+                OutputStream out = s.getOutputStream();
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: " + ID64 + "\r\nContent-Length: "
+                        + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                for (byte b : body) {
+                    out.write(b);
+                    out.flush();
+                    Thread.sleep(20);
+                }
+            } catch (IOException | InterruptedException e) {
+                // closed by the test or the client: done
+            }
         }
 
         String endpoint() {
