@@ -133,6 +133,10 @@ class Silent:
             except OSError:
                 return
             self.held.append(conn)
+            self._accepted(conn)
+
+    def _accepted(self, conn: socket.socket) -> None:
+        """What happens to a connection once accepted: here, nothing ever."""
 
     def close(self) -> None:
         self.closed = True
@@ -149,14 +153,8 @@ class Trickle(Silent):
         self.gap = gap
         super().__init__()
 
-    def _accept(self) -> None:
-        while not self.closed:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.held.append(conn)
-            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+    def _accepted(self, conn: socket.socket) -> None:
+        threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
 
     def _answer(self, conn: socket.socket) -> None:
         body = struct.pack(">q", 1) * 100
