@@ -105,7 +105,8 @@ class Draw:
         gate = 0
         try:
             try:
-                for gate, g in enumerate(self.gates):
+                # Up to each gate, waiting there until it opens; then up to per.
+                for gate, g in enumerate(list(self.gates) + [per]):
                     stop = min(max(g, taken), per)
                     j = taken
                     try:
@@ -115,17 +116,9 @@ class Draw:
                         taken = j
                         raise
                     taken = stop
-                    self.arrive(gate)
-                    self.opened[gate].wait()
-                gate = len(self.gates)
-                j = taken
-                try:
-                    for j in range(taken, per):
-                        ids[j] = take()
-                except BaseException:
-                    taken = j
-                    raise
-                taken = per
+                    if gate < len(self.gates):
+                        self.arrive(gate)
+                        self.opened[gate].wait()
             except Exception as e:
                 self.errors[k] = "%s: %s" % (kind(e), e)
                 # A caller that stopped waits at no gate: the others need not wait for it.

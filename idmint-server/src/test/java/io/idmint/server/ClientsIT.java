@@ -41,7 +41,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -579,6 +581,8 @@ class ClientsIT {
         final AtomicLong accepted = new AtomicLong();
         final List<Socket> held = new CopyOnWriteArrayList<>();
         final Thread acceptor;
+        /** Writes a trickling answer's next byte every 20 ms: the pace is what is tested. */
+        final ScheduledExecutorService pace = Executors.newSingleThreadScheduledExecutor();
 
         Silent(boolean trickle) throws IOException {
             acceptor = new Thread(() -> {
@@ -588,9 +592,7 @@ class ClientsIT {
                         held.add(s);
                         accepted.incrementAndGet();
                         if (trickle) {
-                            Thread t = new Thread(() -> trickle(s), "trickle");
-                            t.setDaemon(true);
-                            t.start();
+                            trickle(s);
                         }
                     } catch (IOException e) {
                         return;
@@ -601,21 +603,31 @@ class ClientsIT {
             acceptor.start();
         }
 
-        private static void trickle(Socket s) {
+        /** Reads the request, sends the head of a 200 with 100 IDs, then a byte a tick. */
+        private void trickle(Socket s) {
+            byte[] body = new byte[100 * Long.BYTES];
+            OutputStream out;
             try {
+                s.setSoTimeout(5_000);
                 s.getInputStream().read(new byte[8192]);
-                byte[] body = new byte[100 * Long.BYTES];
-                OutputStream out = s.getOutputStream();
-                out.write(("HTTP/1.1 200 OK\r\nContent-Type: " + ID64 + "\r\nContent-Length: "
-                        + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-                for (byte b : body) {
-                    out.write(b);
-                    out.flush();
-                    Thread.sleep(20);
-                }
-            } catch (IOException | InterruptedException e) {
-                // closed by the test or the client: done
+                out = s.getOutputStream();
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: " + ID64
+                        + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException e) {
+                return; // the client left before its answer began
             }
+            AtomicInteger sent = new AtomicInteger();
+            pace.scheduleAtFixedRate(() -> {
+                try {
+                    if (sent.get() < body.length) {
+                        out.write(body[sent.getAndIncrement()]);
+                        out.flush();
+                    }
+                } catch (IOException e) {
+                    sent.set(body.length); // the client left: nothing more to send
+                }
+            }, 20, 20, TimeUnit.MILLISECONDS);
         }
 
         String endpoint() {
@@ -624,6 +636,7 @@ class ClientsIT {
 
         @Override
         public void close() throws IOException {
+            pace.shutdownNow();
             socket.close();
             for (Socket s : held) {
                 s.close();

@@ -71,11 +71,7 @@ final class IdEndpoints {
                 Query.none(req.query());
                 return ids(req, route, calls.nextIds(caller, null, mint));
             }
-            case LEAN_IDS -> {
-                return ids(req, Responses.wantsId64(req) ? null : route,
-                        calls.nextIds(caller, Query.param(req.query(), "count"), mint));
-            }
-            case IDS -> {
+            case LEAN_IDS, IDS -> {
                 return ids(req, route, calls.nextIds(caller, Query.param(req.query(), "count"),
                         mint));
             }
@@ -131,20 +127,15 @@ final class IdEndpoints {
             CompletionStage<IdBatch> minted) {
         IdBatch now = Responses.now(minted);
         if (now != null) {
-            return Responses.sent(answer(req.response(), route, now.ids(), now.count()));
+            return Responses.sent(answer(req, route, now.ids(), now.count()));
         }
-        return Responses.awaited(minted).map(b -> answer(req.response(), route, b.ids(),
+        return Responses.awaited(minted).map(b -> answer(req, route, b.ids(),
                 b.count()));
     }
 
-    /**
-     * Renders the snowflake IDs of a route; a null route is {@code /v1/ids} asked for
-     * {@link Responses#ID64}.
-     */
-    private int answer(HttpServerResponse res, Route route, long[] ids, int n) {
-        if (route == null) {
-            return Responses.id64(res, ids, n);
-        }
+    /** Renders the snowflake IDs of a route. */
+    private int answer(HttpServerRequest req, Route route, long[] ids, int n) {
+        HttpServerResponse res = req.response();
         switch (route) {
             case LEAN_ID -> {
                 return json(res, out.reset().raw(LEAN_ID_OPEN).quoted(ids[0]).raw('}'));
@@ -157,6 +148,9 @@ final class IdEndpoints {
                         time.currentTimeMillis()));
             }
             default -> {
+                if (Responses.wantsId64(req)) {
+                    return Responses.id64(res, ids, n);
+                }
                 out.reset().reserve(n * 22 + 10).raw(LEAN_IDS_OPEN);
                 for (int i = 0; i < n; i++) {
                     if (i > 0) {
